@@ -1,0 +1,134 @@
+# shmemu: top-level build. `make` builds the libraries and programs; `make help` lists targets.
+#
+# Layout: pgas/ emu/ md/ each have include/ (public headers) and src/. Every .c under
+# pgas/src and emu/src goes into libshmemu (static and shared), except pgas/src/main_wrap.c,
+# which is libshmemu_main.a: the main() that bin/shmemu-cc links in to start N PE threads.
+# Every tests/test_*.c is a cmocka suite of its own.
+#
+# BUILD names the output folder, so sanitizer builds live beside the plain one:
+#   make BUILD=build-tsan SANITIZE=thread   (what `make check-tsan` does)
+
+CC       ?= gcc
+BUILD    ?= build
+SANITIZE ?=
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
+CSTD     := -std=c17 -D_GNU_SOURCE
+# -ffp-contract=off: no FMA contraction, so floating-point results match everywhere (DESIGN D3).
+OPT      ?= -O2 -g
+CFLAGS   += $(CSTD) $(OPT) $(WARN) -fPIC -ffp-contract=off -pthread
+CPPFLAGS += -Ipgas/include -Iemu/include -Imd/include
+LDLIBS   += -pthread -lm
+
+ifneq ($(SANITIZE),)
+CFLAGS  += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+PGAS_SRC  := $(filter-out pgas/src/main_wrap.c,$(wildcard pgas/src/*.c))
+EMU_SRC   := $(wildcard emu/src/*.c)
+LIB_SRC   := $(PGAS_SRC) $(EMU_SRC)
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ  := $(BUILD)/pgas/src/main_wrap.o
+
+LIB_A     := $(BUILD)/lib/libshmemu.a
+LIB_SO    := $(BUILD)/lib/libshmemu.so
+LIB_MAIN  := $(BUILD)/lib/libshmemu_main.a
+
+TEST_SRC  := $(wildcard tests/test_*.c)
+TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_HELP := $(wildcard tests/support/*.c)
+TEST_HOBJ := $(TEST_HELP:%.c=$(BUILD)/%.o)
+
+# Programs linked the way a user's program is: its main() runs as N PE threads.
+DEMO_BIN  := bin/shmemu-demo
+
+.PHONY: all libs test run help clean install check-asan check-tsan check-helgrind check-drd \
+        check-tools check
+
+all: libs $(DEMO_BIN)
+
+libs: $(LIB_A) $(LIB_SO) $(LIB_MAIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB_A): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(LIB_MAIN): $(MAIN_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# --wrap=main: the C runtime's call to main() reaches shmemu's __wrap_main, which starts the
+# PE threads and calls the program's own main (__real_main) on each.
+WRAP_MAIN := -Wl,--wrap=main $(LIB_MAIN)
+
+bin/shmemu-demo: $(BUILD)/pgas/demo/ring.o $(LIB_A) $(LIB_MAIN)
+	$(CC) $(LDFLAGS) -o $@ $< $(WRAP_MAIN) $(LIB_A) $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HOBJ) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(TEST_HOBJ) $(LIB_A) -lcmocka $(LDLIBS)
+
+run: $(DEMO_BIN)
+	bin/shmemu-run -n 8 $(DEMO_BIN)
+
+# The cmocka suites, each at the PE counts it names (1, 2, 3 and 8).
+test: libs $(TEST_BIN) $(DEMO_BIN)
+	@scripts/run-suites.sh "" $(TEST_BIN)
+
+-include tests/tests.mk
+-include bench/bench.mk
+
+check-asan:
+	$(MAKE) BUILD=build-asan SANITIZE=address,undefined CC=clang test
+
+check-tsan:
+	$(MAKE) BUILD=build-tsan SANITIZE=thread CC=clang test
+
+check-helgrind: libs $(TEST_BIN)
+	@scripts/run-suites.sh helgrind $(TEST_BIN)
+
+check-drd: libs $(TEST_BIN)
+	@scripts/run-suites.sh drd $(TEST_BIN)
+
+# Everything the README's test command runs.
+check: test check-asan check-tsan check-helgrind check-drd check-tools
+
+install: libs
+	install -d $(DESTDIR)$(PREFIX)/include/shmemu $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	           $(DESTDIR)$(PREFIX)/bin
+	install -m 644 pgas/include/nvshmem.h pgas/include/nvshmemx.h $(wildcard pgas/include/shmem.h) \
+	           $(DESTDIR)$(PREFIX)/include/
+	install -m 644 pgas/include/shmemu/*.h $(DESTDIR)$(PREFIX)/include/shmemu/
+	install -m 644 $(LIB_A) $(LIB_MAIN) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 bin/shmemu-run bin/shmemu-cc $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' pgas/shmemu.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/shmemu.pc
+
+clean:
+	rm -rf build build-asan build-tsan $(DEMO_BIN)
+
+help:
+	@echo "make                 libraries (build/lib) and programs (bin/)"
+	@echo "make run             the main job"
+	@echo "make test            cmocka suites"
+	@echo "make check-asan      suites under ASan+UBSan (clang)"
+	@echo "make check-tsan      suites under ThreadSanitizer (clang)"
+	@echo "make check-helgrind  suites under valgrind --tool=helgrind"
+	@echo "make check-drd       suites under valgrind --tool=drd"
+	@echo "make check-tools     racy program must be reported by helgrind, DRD and TSan"
+	@echo "make check           all of the above (the README's test command)"
+	@echo "make bench           benchmarks; results in bench/RESULTS.md"
+	@echo "make install PREFIX=... DESTDIR=..."
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)

@@ -1,0 +1,116 @@
+/*
+ * shmemu/pgas.h: shmemu's own interface to the PGAS runtime.
+ *
+ * Programs use nvshmem.h (or shmem.h). This header adds what NVSHMEM has no name for:
+ *   1. starting N PEs from one call (tests, tools, embedding);
+ *   2. the runtime's configuration, read from the environment;
+ *   3. the core that the CUDA emulator (emu/) builds on: attaching a pthread to a PE, waits
+ *      that park, wake-ups, and happens-before annotations for helgrind, DRD and TSan.
+ *
+ * Environment (read once, when a job starts; a bad value is an error that names the variable):
+ *   SHMEMU_NPES=N              PEs started by a program built with bin/shmemu-cc (default 1).
+ *   NVSHMEM_SYMMETRIC_SIZE=S   symmetric heap bytes per PE; suffix K, M, G or T (default 256M).
+ *   SHMEMU_HANG_TIMEOUT=SEC    a wait unsatisfied this long prints every PE's pending waits
+ *                              and exits with status 3 (default 120; 0 = never).
+ *   SHMEMU_CHECK_NBI=1         checking mode: puts are delivered late and reordered within
+ *                              what fence/quiet/signal allow (DESIGN D7).
+ *   SHMEMU_CHECK_SEED=N        the seed of that reordering (default 1).
+ *   SHMEMU_SPIN=N              polls before a wait parks on a futex (default 2000; under
+ *                              valgrind, or with more waiters than cores, waits park at once).
+ *   SHMEMU_NO_PTR=1            nvshmem_ptr returns NULL for every other PE, forcing the put
+ *                              path (as between GPUs without NVLink).
+ */
+#ifndef SHMEMU_PGAS_H
+#define SHMEMU_PGAS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- starting PEs -------------------------------------------------------------------- */
+
+/* Runs fn(arg) on n_pes PE threads of a new job and waits for all of them. Each PE calls
+ * nvshmem_init() (or shmem_init()) itself. Returns 0 when every PE returned 0, otherwise the
+ * first non-zero return value in PE order. A job cannot be started from inside a PE. */
+int shmemu_launch(int n_pes, int (*fn)(void *arg), void *arg);
+
+/* Runs main_fn(argc, argv, envp) as the main of each of n_pes PE threads; used by the main()
+ * that bin/shmemu-cc links in. Returns like shmemu_launch. */
+int shmemu_launch_main(int n_pes, int (*main_fn)(int, char **, char **), int argc, char **argv,
+                       char **envp);
+
+/* The PE count a program should start: SHMEMU_NPES, or 1. Exits with a message on a bad value. */
+int shmemu_npes_from_env(void);
+
+/* This thread's PE, or -1 when the thread belongs to no PE. */
+int shmemu_my_pe(void);
+
+/* ---- the emulator's core ------------------------------------------------------------- */
+
+/* Memory order of an operation, as in C11 and PTX. Relaxed operations emit no
+ * happens-before annotation, so a relaxed store where a release was needed is reported. */
+typedef enum {
+    PGAS_RELAXED = 0,
+    PGAS_ACQUIRE,
+    PGAS_RELEASE,
+    PGAS_ACQ_REL
+} pgas_order;
+
+/* The width and signedness of a word being waited on. */
+typedef enum {
+    PGAS_KIND_NONE = 0, /* a predicate wait: no value to compare or print */
+    PGAS_KIND_I8,
+    PGAS_KIND_I16,
+    PGAS_KIND_I32,
+    PGAS_KIND_I64,
+    PGAS_KIND_U8,
+    PGAS_KIND_U16,
+    PGAS_KIND_U32,
+    PGAS_KIND_U64
+} pgas_kind;
+
+/* Attaches the calling pthread to PE pe of the job that the thread `parent` belongs to (the
+ * emulator's block threads inherit their launching PE's job). label names the thread in hang
+ * reports ("kernel pack block 3"); it is copied. Returns 0, or -1 if there is no such PE. */
+typedef struct pgas_thread pgas_thread;
+pgas_thread *pgas_thread_self(void);
+int pgas_thread_attach(const pgas_thread *parent, int pe, const char *label);
+void pgas_thread_detach(void);
+void pgas_thread_set_label(const char *label);
+
+/* Happens-before annotations on addr: "before" on the release side after the data is
+ * written and before the flag is updated; "after" on the acquire side once the condition
+ * holds. They drive helgrind, DRD (both through valgrind client requests) and TSan. */
+void pgas_hb_before(const volatile void *addr);
+void pgas_hb_after(const volatile void *addr);
+
+/* Wakes the waiters parked on the word at addr (call after every store a waiter may watch;
+ * the pgas signal and atomic calls do it themselves). Cheap when nobody is parked. */
+void pgas_wake(const volatile void *addr);
+
+/* Waits until `*addr cmp value` holds, comparing as kind; cmp takes NVSHMEM_CMP_* values.
+ * Spins briefly, then parks; with order ACQUIRE (or ACQ_REL) annotates "after" on addr once
+ * satisfied. `call` names the caller in hang reports. Returns the value that satisfied it. */
+uint64_t pgas_wait_value(const volatile void *addr, pgas_kind kind, int cmp, uint64_t value,
+                         pgas_order order, const char *call);
+
+/* Waits until ready(ctx) returns true, parking on addr's wake-ups between polls. `what`
+ * describes the wait in hang reports ("mbarrier 0x... phase 2"). No annotation is made. */
+void pgas_wait_predicate(const volatile void *addr, bool (*ready)(void *ctx), void *ctx,
+                         const char *call, const char *what);
+
+/* True when `current cmp value` holds for kind (NVSHMEM_CMP_* values). */
+bool pgas_compare(uint64_t current, pgas_kind kind, int cmp, uint64_t value);
+
+/* Reads the word at addr (atomically, relaxed) widened to 64 bits according to kind. */
+uint64_t pgas_load_kind(const volatile void *addr, pgas_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
