@@ -104,6 +104,9 @@ check-drd: libs $(TEST_BIN)
 # Everything the README's test command runs.
 check: test check-asan check-tsan check-helgrind check-drd check-tools
 
+check-tools:
+	@scripts/check-tools.sh
+
 install: libs
 	install -d $(DESTDIR)$(PREFIX)/include/shmemu $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	           $(DESTDIR)$(PREFIX)/bin

@@ -1,0 +1,217 @@
+/*
+ * delivery.c: when a put's bytes reach the target, and in what order (DESIGN D7).
+ *
+ * Normally a put is delivered at once, by the initiating thread, in program order. That is
+ * one legal execution, and the one that hides a missing fence or quiet. In checking mode
+ * (SHMEMU_CHECK_NBI=1) puts are queued on the initiating thread and delivered later, in a
+ * seeded random order, within what the specification allows:
+ *   - a put-with-signal delivers its data, then its signal, as one unit;
+ *   - nvshmem_fence: puts to a PE issued before it are delivered before those issued after
+ *     it (each queued put carries the fence epoch it was issued in);
+ *   - nvshmem_quiet (and barrier_all, and a wait about to park) delivers everything;
+ *   - a get, an atomic or a signal op on PE p first delivers what a fence put before it;
+ *     a get also delivers everything queued to p, so a PE reads its own writes.
+ * A get_nbi is queued the same way: its destination is written at delivery, so reading
+ * it before nvshmem_quiet reads stale bytes.
+ * A non-blocking put keeps a reference to its source, read at delivery (so reusing the
+ * source before quiet changes the answer, as on a GPU); a blocking put takes a snapshot,
+ * because its source may be reused as soon as it returns.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "nvshmem.h"
+
+struct pgas_pending {
+    int pe;
+    uint32_t epoch;
+    char *target;
+    const void *src;
+    void *snapshot; /* owned copy for blocking puts, else NULL */
+    size_t bytes;
+    bool is_get; /* a get_nbi: copy from the remote src into the local target */
+    bool has_signal;
+    uint64_t *sig_target;
+    int sig_op;
+    uint64_t signal;
+};
+
+static void copy_and_publish(char *target, const void *src, size_t bytes)
+{
+    /* The start of a put is a release point: a waiter on this word (a flag written with
+     * nvshmem_p after a fence) acquires everything the initiator did before. */
+    pgas_hb_before(target);
+    memmove(target, src, bytes);
+    pgas_wake_range(target, bytes);
+}
+
+static void deliver_now(const pgas_pending *p)
+{
+    if (p->is_get) {
+        memmove(p->target, p->src, p->bytes);
+        return;
+    }
+    if (p->bytes > 0)
+        copy_and_publish(p->target, p->snapshot != NULL ? p->snapshot : p->src, p->bytes);
+    if (p->has_signal)
+        pgas_signal_apply(p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
+}
+
+static void enqueue(pgas_thread *t, const pgas_pending *p)
+{
+    if (t->n_pending == t->cap_pending) {
+        size_t cap = t->cap_pending ? t->cap_pending * 2 : 16;
+        pgas_pending *q = realloc(t->pending, cap * sizeof *q);
+        if (q == NULL) {
+            fprintf(stderr, "shmemu: out of memory queueing a put\n");
+            exit(2);
+        }
+        t->pending = q;
+        t->cap_pending = cap;
+    }
+    t->pending[t->n_pending++] = *p;
+}
+
+/* An op may go when no op to the same PE from an earlier fence epoch is still queued. */
+static bool eligible(const pgas_thread *t, size_t i)
+{
+    for (size_t j = 0; j < t->n_pending; j++) {
+        if (t->pending[j].pe == t->pending[i].pe && t->pending[j].epoch < t->pending[i].epoch)
+            return false;
+    }
+    return true;
+}
+
+static void deliver_at(pgas_thread *t, size_t i)
+{
+    pgas_pending p = t->pending[i];
+    /* Keep queue order for the rest; the order of delivery comes from the random picks. */
+    memmove(&t->pending[i], &t->pending[i + 1], (t->n_pending - i - 1) * sizeof *t->pending);
+    t->n_pending--;
+    deliver_now(&p);
+    free(p.snapshot);
+}
+
+/* Delivers, in random eligible order, the queued ops that match (pe < 0: all PEs). */
+static void deliver_matching(pgas_thread *t, int pe, uint32_t below_epoch)
+{
+    for (;;) {
+        size_t candidates[64];
+        size_t n = 0;
+        for (size_t i = 0; i < t->n_pending && n < 64; i++) {
+            const pgas_pending *p = &t->pending[i];
+            if ((pe < 0 || p->pe == pe) && p->epoch < below_epoch && eligible(t, i))
+                candidates[n++] = i;
+        }
+        if (n == 0)
+            return;
+        deliver_at(t, candidates[pgas_rng_next(&t->rng) % n]);
+    }
+}
+
+/* At each new put, deliver a random number of eligible queued ops: late, but not only at
+ * quiet, so that orders other than "all at the end" occur too. */
+static void deliver_some(pgas_thread *t)
+{
+    while (t->n_pending > 0 && pgas_rng_next(&t->rng) % 3 == 0) {
+        size_t i = pgas_rng_next(&t->rng) % t->n_pending;
+        if (eligible(t, i))
+            deliver_at(t, i);
+    }
+}
+
+void pgas_deliver_put(pgas_thread *t, int pe, char *target, const void *src, size_t bytes,
+                      bool nbi)
+{
+    if (!t->world->config.check_nbi) {
+        if (bytes > 0)
+            copy_and_publish(target, src, bytes);
+        return;
+    }
+    pgas_pending p = {.pe = pe, .epoch = t->fence_epoch, .target = target, .src = src,
+                      .bytes = bytes};
+    if (!nbi && bytes > 0) {
+        p.snapshot = malloc(bytes);
+        if (p.snapshot == NULL) {
+            fprintf(stderr, "shmemu: out of memory queueing a put of %zu bytes\n", bytes);
+            exit(2);
+        }
+        memcpy(p.snapshot, src, bytes);
+    }
+    deliver_some(t);
+    enqueue(t, &p);
+}
+
+void pgas_deliver_put_signal(pgas_thread *t, int pe, char *target, const void *src,
+                             size_t bytes, uint64_t *sig_target, int sig_op, uint64_t signal,
+                             bool nbi)
+{
+    if (!t->world->config.check_nbi) {
+        if (bytes > 0)
+            copy_and_publish(target, src, bytes);
+        pgas_signal_apply(sig_target, sig_op, signal, PGAS_RELEASE);
+        return;
+    }
+    pgas_pending p = {.pe = pe, .epoch = t->fence_epoch, .target = target, .src = src,
+                      .bytes = bytes, .has_signal = true, .sig_target = sig_target,
+                      .sig_op = sig_op, .signal = signal};
+    if (!nbi && bytes > 0) {
+        p.snapshot = malloc(bytes);
+        if (p.snapshot == NULL) {
+            fprintf(stderr, "shmemu: out of memory queueing a put of %zu bytes\n", bytes);
+            exit(2);
+        }
+        memcpy(p.snapshot, src, bytes);
+    }
+    deliver_some(t);
+    enqueue(t, &p);
+}
+
+void pgas_deliver_get(pgas_thread *t, int pe, char *local_dest, const char *remote_src,
+                      size_t bytes, bool nbi)
+{
+    /* A PE reads its own earlier puts to that PE, as a blocking get must. */
+    pgas_deliver_before_op(t, pe, true);
+    if (!t->world->config.check_nbi || !nbi) {
+        memmove(local_dest, remote_src, bytes);
+        return;
+    }
+    pgas_pending p = {.pe = pe, .epoch = t->fence_epoch, .target = local_dest,
+                      .src = remote_src, .bytes = bytes, .is_get = true};
+    deliver_some(t);
+    enqueue(t, &p);
+}
+
+void pgas_fence(pgas_thread *t)
+{
+    if (t->n_pending > 0)
+        t->fence_epoch++;
+}
+
+void pgas_quiet(pgas_thread *t)
+{
+    if (t->n_pending > 0)
+        deliver_matching(t, -1, UINT32_MAX);
+}
+
+void pgas_deliver_before_op(pgas_thread *t, int pe, bool all_to_pe)
+{
+    if (t->n_pending == 0)
+        return;
+    deliver_matching(t, pe, all_to_pe ? UINT32_MAX : t->fence_epoch);
+}
+
+void pgas_pending_free(pgas_thread *t)
+{
+    for (size_t i = 0; i < t->n_pending; i++)
+        free(t->pending[i].snapshot);
+    free(t->pending);
+    t->pending = NULL;
+    t->n_pending = t->cap_pending = 0;
+}
+
+void nvshmem_fence(void) { pgas_fence(pgas_require("nvshmem_fence")); }
+
+void nvshmem_quiet(void) { pgas_quiet(pgas_require("nvshmem_quiet")); }

@@ -1,0 +1,355 @@
+/*
+ * heap.c: the symmetric heap.
+ *
+ * One anonymous mapping holds every PE's heap back to back; PE p's starts at
+ * heap_region + p * heap_size. Allocation is collective: every PE runs the same first-fit
+ * allocator on its own block list, with the same requests in the same order, and so
+ * computes the same offset. Before allocating, the PEs publish their requests and compare
+ * them, so a PE asking for a different size is reported instead of silently corrupting the
+ * heap. Blocks are 64-byte aligned (a cache line), more when nvshmem_align asks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "internal.h"
+#include "nvshmem.h"
+
+#define HEAP_MIN_ALIGN 64
+
+enum { ALLOC_KIND_MALLOC = 1, ALLOC_KIND_FREE = 2 };
+
+void pgas_heap_init(pgas_world *world)
+{
+    size_t total = world->heap_size * (size_t)world->n_pes;
+    if (world->heap_size != 0 && total / world->heap_size != (size_t)world->n_pes) {
+        fprintf(stderr, "shmemu: NVSHMEM_SYMMETRIC_SIZE=%zu times %d PEs overflows; choose a "
+                        "smaller heap\n", world->heap_size, world->n_pes);
+        exit(2);
+    }
+    void *region = mmap(NULL, total, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (region == MAP_FAILED) {
+        fprintf(stderr, "shmemu: cannot map a symmetric heap of %zu bytes for %d PEs; set "
+                        "NVSHMEM_SYMMETRIC_SIZE smaller\n", world->heap_size, world->n_pes);
+        exit(2);
+    }
+    world->heap_region = region;
+    for (int p = 0; p < world->n_pes; p++) {
+        pgas_heap_allocator *a = &world->pes[p].heap;
+        a->cap_blocks = 16;
+        a->blocks = malloc(a->cap_blocks * sizeof *a->blocks);
+        if (a->blocks == NULL) {
+            fprintf(stderr, "shmemu: out of memory\n");
+            exit(2);
+        }
+        a->blocks[0] = (pgas_heap_block){.offset = 0, .size = world->heap_size, .free = true};
+        a->n_blocks = 1;
+    }
+}
+
+void pgas_heap_destroy(pgas_world *world)
+{
+    for (int p = 0; p < world->n_pes; p++)
+        free(world->pes[p].heap.blocks);
+    munmap(world->heap_region, world->heap_size * (size_t)world->n_pes);
+}
+
+int pgas_heap_owner(const pgas_world *world, const volatile void *addr)
+{
+    uintptr_t a = (uintptr_t)addr, base = (uintptr_t)world->heap_region;
+    if (a < base || a - base >= world->heap_size * (size_t)world->n_pes)
+        return -1;
+    return (int)((a - base) / world->heap_size);
+}
+
+void pgas_check_pe(const pgas_thread *t, const char *call, int pe)
+{
+    if (pe < 0 || pe >= t->world->n_pes)
+        pgas_fail(call, "PE %d is out of range; this job has PEs 0 to %d", pe,
+                  t->world->n_pes - 1);
+}
+
+/* Fails with a message that says where addr is, when it is not in the caller's own heap. */
+_Noreturn static void fail_not_local(const pgas_thread *t, const char *call, const char *what,
+                                     const void *addr)
+{
+    int owner = pgas_heap_owner(t->world, addr);
+    if (owner >= 0)
+        pgas_fail(call, "%s %p is PE %d's copy of a symmetric object (from nvshmem_ptr); "
+                        "pass this PE's own symmetric address and the target PE", what, addr,
+                  owner);
+    char *base = pgas_heap_base(t->world, t->pe);
+    pgas_fail(call, "%s %p is not in the symmetric heap [%p, %p); use memory from "
+                    "nvshmem_malloc", what, addr, (void *)base, (void *)(base + t->world->heap_size));
+}
+
+void pgas_heap_check_local(const pgas_thread *t, const char *call, const char *what,
+                           const void *addr, size_t bytes)
+{
+    const char *base = pgas_heap_base(t->world, t->pe);
+    uintptr_t a = (uintptr_t)addr, b = (uintptr_t)base;
+    if (a < b || a - b >= t->world->heap_size)
+        fail_not_local(t, call, what, addr);
+    size_t offset = a - b;
+    if (bytes > t->world->heap_size - offset)
+        pgas_fail(call, "%s %p plus %zu bytes runs %zu bytes past the end of the symmetric heap "
+                        "(%zu bytes per PE); check the size, or raise NVSHMEM_SYMMETRIC_SIZE",
+                  what, addr, bytes, bytes - (t->world->heap_size - offset), t->world->heap_size);
+}
+
+char *pgas_heap_translate(const pgas_thread *t, const char *call, const char *what,
+                          const void *addr, size_t bytes, int pe)
+{
+    pgas_check_pe(t, call, pe);
+    pgas_heap_check_local(t, call, what, addr, bytes);
+    size_t offset = (uintptr_t)addr - (uintptr_t)pgas_heap_base(t->world, t->pe);
+    return pgas_heap_base(t->world, pe) + offset;
+}
+
+/* ---- the allocator ------------------------------------------------------------------- */
+
+static void blocks_reserve(pgas_heap_allocator *a, size_t n)
+{
+    if (n <= a->cap_blocks)
+        return;
+    size_t cap = a->cap_blocks * 2 > n ? a->cap_blocks * 2 : n;
+    pgas_heap_block *b = realloc(a->blocks, cap * sizeof *b);
+    if (b == NULL) {
+        fprintf(stderr, "shmemu: out of memory in the heap allocator\n");
+        exit(2);
+    }
+    a->blocks = b;
+    a->cap_blocks = cap;
+}
+
+static void blocks_insert(pgas_heap_allocator *a, size_t at, pgas_heap_block block)
+{
+    blocks_reserve(a, a->n_blocks + 1);
+    memmove(&a->blocks[at + 1], &a->blocks[at], (a->n_blocks - at) * sizeof *a->blocks);
+    a->blocks[at] = block;
+    a->n_blocks++;
+}
+
+static void blocks_remove(pgas_heap_allocator *a, size_t at)
+{
+    memmove(&a->blocks[at], &a->blocks[at + 1], (a->n_blocks - at - 1) * sizeof *a->blocks);
+    a->n_blocks--;
+}
+
+/* First fit: returns the offset, or SIZE_MAX when no free block can hold the request. */
+static size_t allocator_take(pgas_heap_allocator *a, size_t size, size_t align)
+{
+    for (size_t i = 0; i < a->n_blocks; i++) {
+        pgas_heap_block b = a->blocks[i];
+        if (!b.free)
+            continue;
+        size_t start = (b.offset + align - 1) / align * align;
+        size_t pad = start - b.offset;
+        if (pad > b.size || b.size - pad < size)
+            continue;
+        size_t tail = b.size - pad - size;
+        a->blocks[i] = (pgas_heap_block){.offset = start, .size = size, .free = false};
+        if (tail > 0)
+            blocks_insert(a, i + 1, (pgas_heap_block){start + size, tail, true});
+        if (pad > 0)
+            blocks_insert(a, i, (pgas_heap_block){b.offset, pad, true});
+        return start;
+    }
+    return SIZE_MAX;
+}
+
+/* Returns false when offset is not the start of an allocated block. */
+static bool allocator_give_back(pgas_heap_allocator *a, size_t offset)
+{
+    size_t i = 0;
+    while (i < a->n_blocks && a->blocks[i].offset != offset)
+        i++;
+    if (i == a->n_blocks || a->blocks[i].free)
+        return false;
+    a->blocks[i].free = true;
+    if (i + 1 < a->n_blocks && a->blocks[i + 1].free) {
+        a->blocks[i].size += a->blocks[i + 1].size;
+        blocks_remove(a, i + 1);
+    }
+    if (i > 0 && a->blocks[i - 1].free) {
+        a->blocks[i - 1].size += a->blocks[i].size;
+        blocks_remove(a, i);
+    }
+    return true;
+}
+
+/* Publishes this PE's request, waits for all, and fails if any PE asked otherwise. */
+static void agree_on_request(pgas_thread *t, const char *call, uint64_t kind, uint64_t size,
+                             uint64_t align)
+{
+    pgas_world *w = t->world;
+    pgas_pe *me = &w->pes[t->pe];
+    atomic_exchange(&me->alloc_kind, kind);
+    atomic_exchange(&me->alloc_size, size);
+    atomic_exchange(&me->alloc_align, align);
+    pgas_barrier_wait(t, &w->teams[0].barrier, w->n_pes, call);
+    for (int p = 0; p < w->n_pes; p++) {
+        pgas_pe *other = &w->pes[p];
+        uint64_t k = atomic_load(&other->alloc_kind), s = atomic_load(&other->alloc_size),
+                 al = atomic_load(&other->alloc_align);
+        if (k != kind)
+            pgas_fail(call, "PE %d is in %s at the same point; every PE must make the same "
+                            "sequence of collective heap calls", p,
+                      k == ALLOC_KIND_FREE ? "nvshmem_free" : "an allocation");
+        if (s != size || al != align) {
+            if (kind == ALLOC_KIND_FREE)
+                pgas_fail(call, "PEs free different objects: this PE frees offset %llu, PE %d "
+                                "offset %llu; every PE must free the same object",
+                          (unsigned long long)size, p, (unsigned long long)s);
+            pgas_fail(call, "PEs ask for different sizes: this PE %llu bytes (alignment %llu), "
+                            "PE %d %llu bytes (alignment %llu); every PE must pass the same "
+                            "size to a collective allocation",
+                      (unsigned long long)size, (unsigned long long)align, p,
+                      (unsigned long long)s, (unsigned long long)al);
+        }
+    }
+    /* No PE may publish its next request before every PE has compared this one. */
+    pgas_barrier_wait(t, &w->teams[0].barrier, w->n_pes, call);
+}
+
+void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero)
+{
+    pgas_thread *t = pgas_require(call);
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+        pgas_fail(call, "alignment %zu is not a power of two; pass 1, 2, 4, 8, ...", alignment);
+    size_t align = alignment < HEAP_MIN_ALIGN ? HEAP_MIN_ALIGN : alignment;
+    pgas_quiet(t);
+    agree_on_request(t, call, ALLOC_KIND_MALLOC, size, align);
+    if (size == 0)
+        return NULL;
+    pgas_heap_allocator *a = &t->world->pes[t->pe].heap;
+    /* Round to the minimum alignment so neighbouring objects never share a cache line. */
+    size_t rounded = size > SIZE_MAX - HEAP_MIN_ALIGN ? SIZE_MAX
+                                                      : (size + HEAP_MIN_ALIGN - 1) / HEAP_MIN_ALIGN * HEAP_MIN_ALIGN;
+    size_t offset = rounded == SIZE_MAX ? SIZE_MAX : allocator_take(a, rounded, align);
+    if (offset == SIZE_MAX) {
+        pgas_complain(call, "cannot allocate %zu bytes: the symmetric heap has %zu bytes per PE "
+                            "and not enough of it is free; raise NVSHMEM_SYMMETRIC_SIZE",
+                      size, t->world->heap_size);
+        return NULL;
+    }
+    char *ptr = pgas_heap_base(t->world, t->pe) + offset;
+    if (zero)
+        memset(ptr, 0, size);
+    /* Like NVSHMEM, allocation ends with a barrier: no PE touches a peer's new object
+     * before that peer has it (and, for calloc, has zeroed it). */
+    pgas_barrier_wait(t, &t->world->teams[0].barrier, t->world->n_pes, call);
+    return ptr;
+}
+
+void pgas_heap_free(const char *call, void *ptr)
+{
+    pgas_thread *t = pgas_require(call);
+    if (ptr == NULL)
+        return;
+    char *base = pgas_heap_base(t->world, t->pe);
+    uintptr_t a = (uintptr_t)ptr, b = (uintptr_t)base;
+    if (a < b || a - b >= t->world->heap_size) {
+        int owner = pgas_heap_owner(t->world, ptr);
+        if (owner >= 0)
+            pgas_fail(call, "%p is PE %d's copy of a symmetric object; free this PE's own "
+                            "address", ptr, owner);
+        pgas_fail(call, "%p is not symmetric heap memory; free only what nvshmem_malloc, "
+                        "nvshmem_calloc or nvshmem_align returned (use free() for malloc())",
+                  ptr);
+    }
+    size_t offset = a - b;
+    pgas_quiet(t);
+    agree_on_request(t, call, ALLOC_KIND_FREE, offset, 0);
+    if (!allocator_give_back(&t->world->pes[t->pe].heap, offset))
+        pgas_fail(call, "%p (heap offset %zu) is not the start of a live allocation; free "
+                        "each pointer from nvshmem_malloc exactly once", ptr, offset);
+}
+
+/* ---- entry points -------------------------------------------------------------------- */
+
+void *nvshmem_malloc(size_t size) { return pgas_heap_alloc("nvshmem_malloc", size, 1, false); }
+
+void *nvshmem_calloc(size_t count, size_t size)
+{
+    if (size != 0 && count > SIZE_MAX / size)
+        pgas_fail("nvshmem_calloc", "count %zu times size %zu overflows; check the arguments",
+                  count, size);
+    return pgas_heap_alloc("nvshmem_calloc", count * size, 1, true);
+}
+
+void *nvshmem_align(size_t alignment, size_t size)
+{
+    return pgas_heap_alloc("nvshmem_align", size, alignment, false);
+}
+
+void nvshmem_free(void *ptr) { pgas_heap_free("nvshmem_free", ptr); }
+
+void *nvshmem_ptr(const void *dest, int pe)
+{
+    const char *call = "nvshmem_ptr";
+    pgas_thread *t = pgas_require(call);
+    char *target = pgas_heap_translate(t, call, "dest", dest, 0, pe);
+    if (t->world->config.no_ptr && pe != t->pe)
+        return NULL;
+    return target;
+}
+
+/* ---- registered buffers -------------------------------------------------------------- */
+
+int nvshmemx_buffer_register(void *addr, size_t length)
+{
+    const char *call = "nvshmemx_buffer_register";
+    pgas_thread *t = pgas_require(call);
+    pgas_pe *pe = &t->world->pes[t->pe];
+    if (addr == NULL || length == 0) {
+        pgas_complain(call, "buffer %p of %zu bytes is empty; pass a non-NULL address and a "
+                            "length > 0", addr, length);
+        return 1;
+    }
+    if (pgas_heap_owner(t->world, addr) >= 0) {
+        pgas_complain(call, "%p is in the symmetric heap, which needs no registration", addr);
+        return 1;
+    }
+    uintptr_t lo = (uintptr_t)addr, hi = lo + length;
+    for (size_t i = 0; i < pe->n_registered; i++) {
+        uintptr_t rlo = (uintptr_t)pe->registered[i].addr, rhi = rlo + pe->registered[i].length;
+        if (lo < rhi && rlo < hi) {
+            pgas_complain(call, "[%p, +%zu) overlaps the registered buffer [%p, +%zu); "
+                                "unregister it first", addr, length,
+                          (void *)pe->registered[i].addr, pe->registered[i].length);
+            return 1;
+        }
+    }
+    pgas_registered *r = realloc(pe->registered, (pe->n_registered + 1) * sizeof *r);
+    if (r == NULL) {
+        pgas_complain(call, "out of memory");
+        return 1;
+    }
+    pe->registered = r;
+    r[pe->n_registered++] = (pgas_registered){.addr = addr, .length = length};
+    return 0;
+}
+
+int nvshmemx_buffer_unregister(void *addr)
+{
+    const char *call = "nvshmemx_buffer_unregister";
+    pgas_thread *t = pgas_require(call);
+    pgas_pe *pe = &t->world->pes[t->pe];
+    for (size_t i = 0; i < pe->n_registered; i++) {
+        if (pe->registered[i].addr == addr) {
+            pe->registered[i] = pe->registered[--pe->n_registered];
+            return 0;
+        }
+    }
+    pgas_complain(call, "%p was not registered with nvshmemx_buffer_register", addr);
+    return 1;
+}
+
+void nvshmemx_buffer_unregister_all(void)
+{
+    pgas_thread *t = pgas_require("nvshmemx_buffer_unregister_all");
+    t->world->pes[t->pe].n_registered = 0;
+}

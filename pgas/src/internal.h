@@ -1,0 +1,290 @@
+/*
+ * internal.h: the data of the threads backend, shared by the files of pgas/src.
+ *
+ * A job (pgas_world) is N PEs in one process. Each PE owns a slice of one mapping, the
+ * symmetric heap: PE p's heap is heap_region + p * heap_size, so a symmetric address on one
+ * PE becomes the same offset on another by one subtraction and one addition.
+ *
+ * Threads: every pthread that acts for a PE (the PE's main thread, and the emulator's block
+ * threads) has a pgas_thread, reached through a thread-local pointer. It holds what a hang
+ * report needs (what the thread waits for) and, in checking mode, the thread's undelivered
+ * non-blocking puts: completion is per thread, as nvshmem_quiet is on a GPU.
+ *
+ * Invariant that keeps the race checkers honest (DESIGN D4): the runtime's own words (wake
+ * buckets, barrier counters, wait records) are written only by atomic read-modify-writes and
+ * read by atomic loads. Valgrind sees an RMW as a read, so these words never race, and they
+ * create no happens-before edge: only pgas_hb_before/after (and real acquire/release atomics
+ * under TSan) do, and only where the API promises ordering.
+ */
+#ifndef PGAS_INTERNAL_H
+#define PGAS_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shmemu/pgas.h"
+
+#define PGAS_MAX_TEAMS 64
+#define PGAS_TEAM_PREDEFINED 3 /* WORLD, SHARED, NODE */
+#define PGAS_LABEL_LEN 64
+#define PGAS_HANG_EXIT_STATUS 3
+
+/* ---- configuration (config.c) -------------------------------------------------------- */
+
+typedef struct pgas_config {
+    size_t heap_size;       /* bytes per PE (NVSHMEM_SYMMETRIC_SIZE) */
+    double hang_timeout_s;  /* SHMEMU_HANG_TIMEOUT; 0 = never */
+    bool check_nbi;         /* SHMEMU_CHECK_NBI */
+    uint64_t check_seed;    /* SHMEMU_CHECK_SEED */
+    int spin_polls;         /* SHMEMU_SPIN */
+    bool no_ptr;            /* SHMEMU_NO_PTR */
+    int n_cores;            /* online CPUs */
+    bool under_valgrind;
+} pgas_config;
+
+void pgas_config_read(pgas_config *config);
+
+/* ---- errors (error.c) ---------------------------------------------------------------- */
+
+/* Prints "shmemu: PE p: call: message" and aborts. Only the first failing thread prints. */
+_Noreturn void pgas_fail(const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Prints the same form without aborting, for calls that return an error as NVSHMEM does. */
+void pgas_complain(const char *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- teams and barriers (team.c, barrier.c) ------------------------------------------ */
+
+typedef struct pgas_barrier {
+    _Atomic uint32_t arrived;
+    _Atomic uint32_t generation;
+    /* Addresses for the happens-before annotations, one per generation parity: a PE that
+     * has left generation g may already arrive at g+1 while a slow PE still leaves g, and a
+     * single token would hand the fast PE's later work to the slow one. */
+    char hb_token[2];
+} pgas_barrier;
+
+typedef struct pgas_team {
+    _Atomic int in_use;
+    int start;  /* world PE of team PE 0 */
+    int stride; /* world PE distance between team PEs */
+    int size;
+    pgas_barrier barrier;
+    _Atomic int32_t split_result; /* team id chosen by the parent's PE 0 during a split */
+} pgas_team;
+
+/* ---- per-PE state -------------------------------------------------------------------- */
+
+typedef struct pgas_heap_block {
+    size_t offset;
+    size_t size;
+    bool free;
+} pgas_heap_block;
+
+/* The allocator of one PE. Every PE runs the same calls in the same order on its own
+ * allocator, so every PE computes the same offsets; a collective check proves it. */
+typedef struct pgas_heap_allocator {
+    pgas_heap_block *blocks; /* sorted by offset, covering [0, heap_size) */
+    size_t n_blocks;
+    size_t cap_blocks;
+} pgas_heap_allocator;
+
+typedef struct pgas_registered {
+    char *addr;
+    size_t length;
+} pgas_registered;
+
+/* A futex word and the count of threads parked on it (park.c). */
+typedef struct pgas_wake_bucket {
+    _Atomic uint32_t seq;
+    _Atomic uint32_t parked;
+    char pad[56];
+} pgas_wake_bucket;
+
+typedef struct pgas_pe {
+    int id;
+    _Atomic int init_status;  /* NVSHMEM_STATUS_* */
+    pgas_heap_allocator heap; /* touched only by the PE's host thread, in collectives */
+    /* The request of the collective allocation in progress, compared across PEs. */
+    _Atomic uint64_t alloc_size;
+    _Atomic uint64_t alloc_align;
+    _Atomic uint64_t alloc_kind;
+    pgas_registered *registered; /* nvshmemx_buffer_register */
+    size_t n_registered;
+    _Atomic int parked; /* threads parked on a word of this PE's heap */
+    /* For waits on several words of this heap at once (wait_until_any and friends). */
+    _Alignas(64) pgas_wake_bucket any_word_bucket;
+} pgas_pe;
+
+/* ---- threads ------------------------------------------------------------------------- */
+
+typedef struct pgas_pending pgas_pending; /* delivery.c */
+
+typedef struct pgas_wait_record {
+    _Atomic int active;
+    _Atomic uintptr_t addr;
+    _Atomic int kind;
+    _Atomic int cmp;
+    _Atomic uint64_t value;
+    _Atomic(const char *) call;
+    _Atomic(const char *) what;
+    _Atomic uint64_t since_ns;
+} pgas_wait_record;
+
+struct pgas_thread {
+    struct pgas_world *world;
+    int pe;
+    int index; /* order of attachment within the job, for seeding */
+    char label[PGAS_LABEL_LEN];
+    pgas_wait_record wait;
+    _Atomic int live;
+    struct pgas_thread *next; /* the job's list of threads, for hang reports */
+    /* checking mode: undelivered puts of this thread */
+    pgas_pending *pending;
+    size_t n_pending;
+    size_t cap_pending;
+    uint32_t fence_epoch;
+    uint64_t rng;
+};
+
+/* ---- the job ------------------------------------------------------------------------- */
+
+typedef struct pgas_world {
+    int n_pes;
+    pgas_config config;
+    char *heap_region; /* n_pes * config.heap_size bytes */
+    size_t heap_size;
+    pgas_pe *pes;
+    pgas_team teams[PGAS_MAX_TEAMS];
+    _Atomic(struct pgas_thread *) threads;
+    _Atomic int n_threads;   /* attached so far (indexes) */
+    _Atomic int live_threads;
+    bool spin_allowed_cached;
+    uint64_t uid; /* what nvshmemx_get_uniqueid hands out */
+} pgas_world;
+
+/* The calling thread's record, or NULL outside any PE. */
+pgas_thread *pgas_current(void);
+/* The calling thread's record; fails with a message naming `call` outside a PE, or when
+ * the PE has not called nvshmem_init. */
+pgas_thread *pgas_require(const char *call);
+/* Like pgas_require, but does not insist on nvshmem_init (queries, init itself). */
+pgas_thread *pgas_require_attached(const char *call);
+
+/* Excludes runtime-only memory from DRD's race detection (checker_ignore.c). */
+void pgas_checker_ignore(const volatile void *addr, size_t bytes);
+
+/* ---- heap (heap.c) ------------------------------------------------------------------- */
+
+void pgas_heap_init(pgas_world *world);
+void pgas_heap_destroy(pgas_world *world);
+static inline char *pgas_heap_base(const pgas_world *world, int pe)
+{
+    return world->heap_region + (size_t)pe * world->heap_size;
+}
+/* The PE whose heap holds addr, or -1. */
+int pgas_heap_owner(const pgas_world *world, const volatile void *addr);
+/* Translates the caller's symmetric address [addr, addr+bytes) to PE pe's copy, after
+ * checking pe and the range; `what` names the argument in the message. */
+char *pgas_heap_translate(const pgas_thread *self, const char *call, const char *what,
+                          const void *addr, size_t bytes, int pe);
+/* Checks that [addr, addr+bytes) lies in the caller's own heap. */
+void pgas_heap_check_local(const pgas_thread *self, const char *call, const char *what,
+                           const void *addr, size_t bytes);
+void pgas_check_pe(const pgas_thread *self, const char *call, int pe);
+void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero);
+void pgas_heap_free(const char *call, void *ptr);
+
+/* ---- waiting and waking (park.c, hang.c) --------------------------------------------- */
+
+void pgas_wake_range(const volatile void *addr, size_t bytes);
+/* A predicate wait over several words of PE pe's heap (wait_until_any and friends): woken
+ * by a write anywhere in that heap. addr is the first word, for the hang report. */
+void pgas_wait_heap_predicate(int pe, const volatile void *addr, bool (*ready)(void *ctx),
+                              void *ctx, const char *call, const char *what);
+bool pgas_cmp_valid(int cmp);
+const char *pgas_cmp_name(int cmp);
+uint64_t pgas_now_ns(void);
+/* Prints every thread's pending wait and exits with PGAS_HANG_EXIT_STATUS. */
+_Noreturn void pgas_hang_report(pgas_world *world, const pgas_thread *reporter);
+void pgas_describe_address(const pgas_world *world, const volatile void *addr, char *out,
+                           size_t len);
+
+/* ---- ordering and delivery (delivery.c) ---------------------------------------------- */
+
+/* Copies bytes to target (a translated address) as a put from the calling thread: at once,
+ * or queued in checking mode. `nbi` keeps a reference to src (read at delivery), a
+ * blocking put a snapshot. */
+void pgas_deliver_put(pgas_thread *self, int pe, char *target, const void *src, size_t bytes,
+                      bool nbi);
+/* The same with a signal update after the data. */
+void pgas_deliver_put_signal(pgas_thread *self, int pe, char *target, const void *src,
+                             size_t bytes, uint64_t *sig_target, int sig_op, uint64_t signal,
+                             bool nbi);
+/* Copies bytes from a peer's translated address into local memory: at once, or (a get_nbi
+ * in checking mode) queued until quiet or a random later point. */
+void pgas_deliver_get(pgas_thread *self, int pe, char *local_dest, const char *remote_src,
+                      size_t bytes, bool nbi);
+void pgas_fence(pgas_thread *self);
+void pgas_quiet(pgas_thread *self);
+/* Delivers what must precede an operation on PE pe issued now: everything queued to pe
+ * before the last fence (or everything queued to pe when all_to_pe). */
+void pgas_deliver_before_op(pgas_thread *self, int pe, bool all_to_pe);
+void pgas_pending_free(pgas_thread *self);
+
+/* ---- signals and atomics (signal.c, amo.c) ------------------------------------------- */
+
+bool pgas_signal_op_valid(int sig_op);
+/* Applies a signal operation to the translated word, with order's annotations and wake. */
+void pgas_signal_apply(uint64_t *sig_target, int sig_op, uint64_t signal, pgas_order order);
+
+typedef enum {
+    PGAS_AMO_FETCH,
+    PGAS_AMO_SET,
+    PGAS_AMO_SWAP,
+    PGAS_AMO_CSWAP,
+    PGAS_AMO_ADD, /* inc is add 1 */
+    PGAS_AMO_AND,
+    PGAS_AMO_OR,
+    PGAS_AMO_XOR
+} pgas_amo_op;
+
+/* Performs op on the size-byte word dest (symmetric, of PE pe); returns the old value. */
+uint64_t pgas_amo(const char *call, pgas_amo_op op, void *dest, int pe, size_t size,
+                  uint64_t value, uint64_t cond);
+
+/* ---- collectives (barrier.c, collective.c, team.c) ----------------------------------- */
+
+pgas_team *pgas_team_get(const pgas_thread *self, const char *call, int team_id);
+int pgas_team_my_rank(const pgas_team *team, int world_pe);
+static inline int pgas_team_world_pe(const pgas_team *team, int rank)
+{
+    return team->start + rank * team->stride;
+}
+void pgas_teams_init(pgas_world *world);
+void pgas_barrier_wait(pgas_thread *self, pgas_barrier *barrier, int n_members,
+                       const char *call);
+/* Combines n elements: acc[i] = acc[i] op in[i]. */
+typedef void (*pgas_combine_fn)(void *acc, const void *in, size_t n);
+int pgas_coll_reduce(const char *call, int team_id, void *dest, const void *source,
+                     size_t nreduce, size_t elem_size, pgas_combine_fn combine);
+int pgas_coll_broadcast(const char *call, int team_id, void *dest, const void *source,
+                        size_t bytes, int root);
+int pgas_coll_fcollect(const char *call, int team_id, void *dest, const void *source,
+                       size_t bytes);
+int pgas_coll_alltoall(const char *call, int team_id, void *dest, const void *source,
+                       size_t bytes);
+
+/* ---- utilities ----------------------------------------------------------------------- */
+
+static inline uint64_t pgas_rng_next(uint64_t *state)
+{
+    /* splitmix64: small, good enough to pick delivery orders */
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+#endif

@@ -1,0 +1,294 @@
+/*
+ * park.c: waiting without burning the machine, and waking without synchronizing.
+ *
+ * A wait polls briefly (a signal between two cores takes a few hundred ns), then parks on a
+ * futex; under valgrind, or when the job has more live threads than cores, it parks at once
+ * (DESIGN D4): 64 emulated blocks on 2 cores must make progress.
+ *
+ * Wake-ups go through a fixed table of buckets chosen by address. A waiter announces itself
+ * in its bucket (and, for a heap word, in the owning PE's count), then re-checks its
+ * condition and sleeps on the bucket's sequence word; a writer updates the word, then wakes
+ * the bucket only if someone announced. Both sides put a seq_cst fence between their write
+ * and their read (the Dekker pattern), so no wake-up is lost. Everything here is relaxed
+ * atomics, fences and raw futex calls: helgrind, DRD and TSan see no happens-before edge in
+ * it, so the bookkeeping hides no race (DESIGN D4). The ordering users rely on comes only
+ * from the acquire annotation a wait makes once satisfied.
+ *
+ * The table is process-wide (the one mutable global besides "who am I"): a word outside
+ * every heap, such as an emulated kernel's flag, must be wakeable too. Sleeps are bounded
+ * (1 ms growing to 100 ms), so a plain store that nobody follows with a wake is still seen,
+ * and the hang timeout is checked between sleeps.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "nvshmem.h"
+
+#define WAKE_BUCKETS 1024
+#define SLEEP_MIN_NS 1000000ull
+#define SLEEP_MAX_NS 100000000ull
+#define WAKE_RANGE_WORDS 64
+
+typedef pgas_wake_bucket wake_bucket;
+
+static wake_bucket wake_table[WAKE_BUCKETS] __attribute__((aligned(64)));
+
+static pthread_once_t wake_table_once = PTHREAD_ONCE_INIT;
+
+static void wake_table_ignore(void) { pgas_checker_ignore(wake_table, sizeof wake_table); }
+
+static wake_bucket *bucket_of(const volatile void *addr)
+{
+    pthread_once(&wake_table_once, wake_table_ignore);
+    uint64_t h = ((uint64_t)(uintptr_t)addr >> 3) * 0x9e3779b97f4a7c15ull;
+    return &wake_table[h >> (64 - 10)];
+}
+
+uint64_t pgas_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void futex_sleep(_Atomic uint32_t *word, uint32_t expected, uint64_t ns)
+{
+    struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull),
+                          .tv_nsec = (long)(ns % 1000000000ull)};
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0);
+}
+
+static void futex_wake_all(_Atomic uint32_t *word)
+{
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+static void wake_bucket_if_parked(wake_bucket *b)
+{
+    if (atomic_load_explicit(&b->parked, memory_order_relaxed) != 0) {
+        atomic_fetch_add_explicit(&b->seq, 1, memory_order_relaxed);
+        futex_wake_all(&b->seq);
+    }
+}
+
+void pgas_wake(const volatile void *addr) { pgas_wake_range(addr, 1); }
+
+void pgas_wake_range(const volatile void *addr, size_t bytes)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    pgas_thread *t = pgas_current();
+    if (t != NULL) {
+        int owner = pgas_heap_owner(t->world, addr);
+        if (owner >= 0) {
+            pgas_pe *pe = &t->world->pes[owner];
+            if (atomic_load_explicit(&pe->parked, memory_order_relaxed) == 0)
+                return; /* the common case: nobody waits on that PE */
+            wake_bucket_if_parked(&pe->any_word_bucket);
+        }
+    }
+    size_t words = (bytes + 7) / 8;
+    if (words <= WAKE_RANGE_WORDS) {
+        uintptr_t first = (uintptr_t)addr & ~(uintptr_t)7;
+        for (size_t i = 0; i < words + 1; i++)
+            wake_bucket_if_parked(bucket_of((const void *)(first + 8 * i)));
+    } else {
+        for (size_t i = 0; i < WAKE_BUCKETS; i++)
+            wake_bucket_if_parked(&wake_table[i]);
+    }
+}
+
+/* ---- comparisons --------------------------------------------------------------------- */
+
+bool pgas_cmp_valid(int cmp) { return cmp >= NVSHMEM_CMP_EQ && cmp <= NVSHMEM_CMP_GE; }
+
+const char *pgas_cmp_name(int cmp)
+{
+    static const char *const names[] = {"==", "!=", ">", "<=", "<", ">="};
+    return pgas_cmp_valid(cmp) ? names[cmp] : "?";
+}
+
+static bool kind_signed(pgas_kind kind)
+{
+    return kind == PGAS_KIND_I8 || kind == PGAS_KIND_I16 || kind == PGAS_KIND_I32 ||
+           kind == PGAS_KIND_I64;
+}
+
+bool pgas_compare(uint64_t current, pgas_kind kind, int cmp, uint64_t value)
+{
+    if (kind_signed(kind)) {
+        int64_t c = (int64_t)current, v = (int64_t)value;
+        switch (cmp) {
+        case NVSHMEM_CMP_EQ: return c == v;
+        case NVSHMEM_CMP_NE: return c != v;
+        case NVSHMEM_CMP_GT: return c > v;
+        case NVSHMEM_CMP_LE: return c <= v;
+        case NVSHMEM_CMP_LT: return c < v;
+        case NVSHMEM_CMP_GE: return c >= v;
+        default: return false;
+        }
+    }
+    switch (cmp) {
+    case NVSHMEM_CMP_EQ: return current == value;
+    case NVSHMEM_CMP_NE: return current != value;
+    case NVSHMEM_CMP_GT: return current > value;
+    case NVSHMEM_CMP_LE: return current <= value;
+    case NVSHMEM_CMP_LT: return current < value;
+    case NVSHMEM_CMP_GE: return current >= value;
+    default: return false;
+    }
+}
+
+/* Loads with the requested order: an acquire wait must be a real acquire for TSan and for
+ * the hardware, a relaxed one must not be. Signed kinds are sign-extended to 64 bits. */
+static uint64_t load_ordered(const volatile void *addr, pgas_kind kind, pgas_order order)
+{
+    int mo = (order == PGAS_ACQUIRE || order == PGAS_ACQ_REL) ? __ATOMIC_ACQUIRE
+                                                               : __ATOMIC_RELAXED;
+    switch (kind) {
+    case PGAS_KIND_I8: return (uint64_t)(int64_t)__atomic_load_n((const volatile int8_t *)addr, mo);
+    case PGAS_KIND_U8: return __atomic_load_n((const volatile uint8_t *)addr, mo);
+    case PGAS_KIND_I16: return (uint64_t)(int64_t)__atomic_load_n((const volatile int16_t *)addr, mo);
+    case PGAS_KIND_U16: return __atomic_load_n((const volatile uint16_t *)addr, mo);
+    case PGAS_KIND_I32: return (uint64_t)(int64_t)__atomic_load_n((const volatile int32_t *)addr, mo);
+    case PGAS_KIND_U32: return __atomic_load_n((const volatile uint32_t *)addr, mo);
+    case PGAS_KIND_I64: return (uint64_t)__atomic_load_n((const volatile int64_t *)addr, mo);
+    case PGAS_KIND_U64: return __atomic_load_n((const volatile uint64_t *)addr, mo);
+    case PGAS_KIND_NONE: break;
+    }
+    return 0;
+}
+
+uint64_t pgas_load_kind(const volatile void *addr, pgas_kind kind)
+{
+    return load_ordered(addr, kind, PGAS_RELAXED);
+}
+
+/* ---- the wait loop ------------------------------------------------------------------- */
+
+typedef struct wait_condition {
+    const volatile void *addr;
+    pgas_kind kind;
+    int cmp;
+    uint64_t value;
+    pgas_order order;
+    bool (*ready)(void *ctx);
+    void *ctx;
+    uint64_t seen; /* the value that satisfied a value wait */
+} wait_condition;
+
+static bool condition_holds(wait_condition *c)
+{
+    if (c->ready != NULL)
+        return c->ready(c->ctx);
+    c->seen = load_ordered(c->addr, c->kind, c->order);
+    return pgas_compare(c->seen, c->kind, c->cmp, c->value);
+}
+
+static bool may_spin(const pgas_thread *t)
+{
+    if (t == NULL)
+        return true;
+    const pgas_config *cfg = &t->world->config;
+    return !cfg->under_valgrind && cfg->spin_polls > 0 &&
+           atomic_load_explicit(&t->world->live_threads, memory_order_relaxed) <= cfg->n_cores;
+}
+
+static void record_wait(pgas_thread *t, const wait_condition *c, const char *call,
+                        const char *what)
+{
+    pgas_wait_record *r = &t->wait;
+    atomic_exchange(&r->addr, (uintptr_t)c->addr);
+    atomic_exchange(&r->kind, (int)c->kind);
+    atomic_exchange(&r->cmp, c->cmp);
+    atomic_exchange(&r->value, c->value);
+    atomic_exchange(&r->call, call);
+    atomic_exchange(&r->what, what);
+    atomic_exchange(&r->since_ns, pgas_now_ns());
+    atomic_exchange(&r->active, 1);
+}
+
+/* any_word_of_pe >= 0: the condition reads several words of that PE's heap, so park on
+ * the PE's bucket, which every write into that heap wakes while someone is parked. */
+static void wait_until_holds(wait_condition *c, const char *call, const char *what,
+                             int any_word_of_pe)
+{
+    pgas_thread *t = pgas_current();
+    if (may_spin(t)) {
+        int polls = t != NULL ? t->world->config.spin_polls : 2000;
+        for (int i = 0; i < polls; i++) {
+            if (condition_holds(c))
+                return;
+            __builtin_ia32_pause();
+        }
+    }
+    if (condition_holds(c))
+        return;
+    /* Slow path. Deliver this thread's queued puts first: a wait must never depend on
+     * puts that only its own later progress would deliver. */
+    if (t != NULL)
+        pgas_quiet(t);
+    wake_bucket *b = bucket_of(c->addr);
+    _Atomic int *pe_parked = NULL;
+    if (t != NULL) {
+        int owner = any_word_of_pe >= 0 ? any_word_of_pe : pgas_heap_owner(t->world, c->addr);
+        if (owner >= 0)
+            pe_parked = &t->world->pes[owner].parked;
+        if (any_word_of_pe >= 0)
+            b = &t->world->pes[any_word_of_pe].any_word_bucket;
+        record_wait(t, c, call, what);
+    }
+    uint64_t start = pgas_now_ns();
+    uint64_t sleep_ns = SLEEP_MIN_NS;
+    double timeout_s = t != NULL ? t->world->config.hang_timeout_s : 0.0;
+    for (;;) {
+        uint32_t seq = atomic_load_explicit(&b->seq, memory_order_relaxed);
+        atomic_fetch_add_explicit(&b->parked, 1, memory_order_relaxed);
+        if (pe_parked != NULL)
+            atomic_fetch_add_explicit(pe_parked, 1, memory_order_relaxed);
+        atomic_thread_fence(memory_order_seq_cst);
+        bool done = condition_holds(c);
+        if (!done)
+            futex_sleep(&b->seq, seq, sleep_ns);
+        atomic_fetch_sub_explicit(&b->parked, 1, memory_order_relaxed);
+        if (pe_parked != NULL)
+            atomic_fetch_sub_explicit(pe_parked, 1, memory_order_relaxed);
+        if (done || condition_holds(c))
+            break;
+        if (sleep_ns < SLEEP_MAX_NS)
+            sleep_ns *= 2;
+        if (timeout_s > 0.0 && (double)(pgas_now_ns() - start) * 1e-9 > timeout_s)
+            pgas_hang_report(t->world, t);
+    }
+    if (t != NULL)
+        atomic_exchange(&t->wait.active, 0);
+}
+
+uint64_t pgas_wait_value(const volatile void *addr, pgas_kind kind, int cmp, uint64_t value,
+                         pgas_order order, const char *call)
+{
+    wait_condition c = {.addr = addr, .kind = kind, .cmp = cmp, .value = value, .order = order};
+    wait_until_holds(&c, call, NULL, -1);
+    if (order == PGAS_ACQUIRE || order == PGAS_ACQ_REL)
+        pgas_hb_after(addr);
+    return c.seen;
+}
+
+void pgas_wait_predicate(const volatile void *addr, bool (*ready)(void *ctx), void *ctx,
+                         const char *call, const char *what)
+{
+    wait_condition c = {.addr = addr, .kind = PGAS_KIND_NONE, .ready = ready, .ctx = ctx};
+    wait_until_holds(&c, call, what, -1);
+}
+
+void pgas_wait_heap_predicate(int pe, const volatile void *addr, bool (*ready)(void *ctx),
+                              void *ctx, const char *call, const char *what)
+{
+    wait_condition c = {.addr = addr, .kind = PGAS_KIND_NONE, .ready = ready, .ctx = ctx};
+    wait_until_holds(&c, call, what, pe);
+}

@@ -1,0 +1,247 @@
+/*
+ * rma.c: one-sided puts and gets, the typed and sized NVSHMEM entry points on top of them.
+ *
+ * Every entry point checks its arguments (PE range, symmetric range, overflow of
+ * nelems * size) and hands the bytes to delivery.c, which copies them now or, in checking
+ * mode, later.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+#include "nvshmem.h"
+
+static size_t byte_count(const char *call, size_t nelems, size_t elem_size)
+{
+    if (elem_size != 0 && nelems > SIZE_MAX / elem_size)
+        pgas_fail(call, "nelems %zu of %zu-byte elements overflows size_t; check nelems", nelems,
+                  elem_size);
+    return nelems * elem_size;
+}
+
+static void check_source(const char *call, const void *source, size_t bytes)
+{
+    if (source == NULL && bytes > 0)
+        pgas_fail(call, "source is NULL; pass the local buffer to send");
+}
+
+static void put_bytes(const char *call, void *dest, const void *source, size_t bytes, int pe,
+                      bool nbi)
+{
+    pgas_thread *t = pgas_require(call);
+    char *target = pgas_heap_translate(t, call, "dest", dest, bytes, pe);
+    check_source(call, source, bytes);
+    pgas_deliver_put(t, pe, target, source, bytes, nbi);
+}
+
+static void get_bytes(const char *call, void *dest, const void *source, size_t bytes, int pe,
+                      bool nbi)
+{
+    pgas_thread *t = pgas_require(call);
+    char *from = pgas_heap_translate(t, call, "source", source, bytes, pe);
+    if (dest == NULL && bytes > 0)
+        pgas_fail(call, "dest is NULL; pass the local buffer to receive into");
+    if (bytes > 0)
+        pgas_deliver_get(t, pe, dest, from, bytes, nbi);
+}
+
+static void put_signal_bytes(const char *call, void *dest, const void *source, size_t bytes,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi)
+{
+    pgas_thread *t = pgas_require(call);
+    if (!pgas_signal_op_valid(sig_op))
+        pgas_fail(call, "unknown signal operation %d; use NVSHMEM_SIGNAL_SET (%d) or "
+                        "NVSHMEM_SIGNAL_ADD (%d)", sig_op, NVSHMEM_SIGNAL_SET, NVSHMEM_SIGNAL_ADD);
+    char *target = pgas_heap_translate(t, call, "dest", dest, bytes, pe);
+    if ((uintptr_t)sig_addr % sizeof(uint64_t) != 0)
+        pgas_fail(call, "sig_addr %p is not 8-byte aligned; signal words are uint64_t",
+                  (void *)sig_addr);
+    uint64_t *sig_target =
+        (uint64_t *)pgas_heap_translate(t, call, "sig_addr", sig_addr, sizeof *sig_addr, pe);
+    check_source(call, source, bytes);
+    pgas_deliver_put_signal(t, pe, target, source, bytes, sig_target, sig_op, signal, nbi);
+}
+
+/* Strided: element i goes from source[i * sst] to dest[i * dst]. */
+static void iput_bytes(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems, size_t elem_size, int pe)
+{
+    pgas_thread *t = pgas_require(call);
+    if (nelems == 0)
+        return;
+    if (dst < 1 || sst < 1)
+        pgas_fail(call, "strides dst=%td and sst=%td must be at least 1 (in elements)", dst, sst);
+    size_t span = byte_count(call, (nelems - 1), (size_t)dst * elem_size) + elem_size;
+    char *target = pgas_heap_translate(t, call, "dest", dest, span, pe);
+    check_source(call, source, elem_size);
+    for (size_t i = 0; i < nelems; i++)
+        pgas_deliver_put(t, pe, target + i * (size_t)dst * elem_size,
+                         (const char *)source + i * (size_t)sst * elem_size, elem_size, false);
+}
+
+static void iget_bytes(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems, size_t elem_size, int pe)
+{
+    pgas_thread *t = pgas_require(call);
+    if (nelems == 0)
+        return;
+    if (dst < 1 || sst < 1)
+        pgas_fail(call, "strides dst=%td and sst=%td must be at least 1 (in elements)", dst, sst);
+    size_t span = byte_count(call, (nelems - 1), (size_t)sst * elem_size) + elem_size;
+    char *from = pgas_heap_translate(t, call, "source", source, span, pe);
+    if (dest == NULL)
+        pgas_fail(call, "dest is NULL; pass the local buffer to receive into");
+    for (size_t i = 0; i < nelems; i++)
+        pgas_deliver_get(t, pe, (char *)dest + i * (size_t)dst * elem_size,
+                         from + i * (size_t)sst * elem_size, elem_size, false);
+}
+
+/* ---- untyped ------------------------------------------------------------------------- */
+
+void nvshmem_putmem(void *dest, const void *source, size_t bytes, int pe)
+{
+    put_bytes("nvshmem_putmem", dest, source, bytes, pe, false);
+}
+
+void nvshmem_putmem_nbi(void *dest, const void *source, size_t bytes, int pe)
+{
+    put_bytes("nvshmem_putmem_nbi", dest, source, bytes, pe, true);
+}
+
+void nvshmem_getmem(void *dest, const void *source, size_t bytes, int pe)
+{
+    get_bytes("nvshmem_getmem", dest, source, bytes, pe, false);
+}
+
+void nvshmem_getmem_nbi(void *dest, const void *source, size_t bytes, int pe)
+{
+    get_bytes("nvshmem_getmem_nbi", dest, source, bytes, pe, true);
+}
+
+void nvshmem_putmem_signal(void *dest, const void *source, size_t bytes, uint64_t *sig_addr,
+                           uint64_t signal, int sig_op, int pe)
+{
+    put_signal_bytes("nvshmem_putmem_signal", dest, source, bytes, sig_addr, signal, sig_op, pe,
+                     false);
+}
+
+void nvshmem_putmem_signal_nbi(void *dest, const void *source, size_t bytes, uint64_t *sig_addr,
+                               uint64_t signal, int sig_op, int pe)
+{
+    put_signal_bytes("nvshmem_putmem_signal_nbi", dest, source, bytes, sig_addr, signal, sig_op,
+                     pe, true);
+}
+
+/* ---- typed --------------------------------------------------------------------------- */
+
+#define DEFINE_RMA(TYPE, NAME)                                                                \
+    void nvshmem_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe)          \
+    {                                                                                         \
+        const char *call = "nvshmem_" #NAME "_put";                                          \
+        put_bytes(call, dest, source, byte_count(call, nelems, sizeof(TYPE)), pe, false);     \
+    }                                                                                         \
+    void nvshmem_##NAME##_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)      \
+    {                                                                                         \
+        const char *call = "nvshmem_" #NAME "_put_nbi";                                      \
+        put_bytes(call, dest, source, byte_count(call, nelems, sizeof(TYPE)), pe, true);      \
+    }                                                                                         \
+    void nvshmem_##NAME##_get(TYPE *dest, const TYPE *source, size_t nelems, int pe)          \
+    {                                                                                         \
+        const char *call = "nvshmem_" #NAME "_get";                                          \
+        get_bytes(call, dest, source, byte_count(call, nelems, sizeof(TYPE)), pe, false);     \
+    }                                                                                         \
+    void nvshmem_##NAME##_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe)      \
+    {                                                                                         \
+        const char *call = "nvshmem_" #NAME "_get_nbi";                                      \
+        get_bytes(call, dest, source, byte_count(call, nelems, sizeof(TYPE)), pe, true);      \
+    }                                                                                         \
+    void nvshmem_##NAME##_p(TYPE *dest, TYPE value, int pe)                                   \
+    {                                                                                         \
+        put_bytes("nvshmem_" #NAME "_p", dest, &value, sizeof(TYPE), pe, false);             \
+    }                                                                                         \
+    TYPE nvshmem_##NAME##_g(const TYPE *source, int pe)                                       \
+    {                                                                                         \
+        TYPE value;                                                                           \
+        get_bytes("nvshmem_" #NAME "_g", &value, source, sizeof(TYPE), pe, false);           \
+        return value;                                                                         \
+    }                                                                                         \
+    void nvshmem_##NAME##_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,  \
+                               size_t nelems, int pe)                                         \
+    {                                                                                         \
+        iput_bytes("nvshmem_" #NAME "_iput", dest, source, dst, sst, nelems, sizeof(TYPE),   \
+                   pe);                                                                       \
+    }                                                                                         \
+    void nvshmem_##NAME##_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,  \
+                               size_t nelems, int pe)                                         \
+    {                                                                                         \
+        iget_bytes("nvshmem_" #NAME "_iget", dest, source, dst, sst, nelems, sizeof(TYPE),   \
+                   pe);                                                                       \
+    }                                                                                         \
+    void nvshmem_##NAME##_put_signal(TYPE *dest, const TYPE *source, size_t nelems,           \
+                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) \
+    {                                                                                         \
+        const char *call = "nvshmem_" #NAME "_put_signal";                                   \
+        put_signal_bytes(call, dest, source, byte_count(call, nelems, sizeof(TYPE)),          \
+                         sig_addr, signal, sig_op, pe, false);                                \
+    }                                                                                         \
+    void nvshmem_##NAME##_put_signal_nbi(TYPE *dest, const TYPE *source, size_t nelems,       \
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op,     \
+                                         int pe)                                              \
+    {                                                                                         \
+        const char *call = "nvshmem_" #NAME "_put_signal_nbi";                               \
+        put_signal_bytes(call, dest, source, byte_count(call, nelems, sizeof(TYPE)),          \
+                         sig_addr, signal, sig_op, pe, true);                                 \
+    }
+SHMEMU_RMA_TYPES(DEFINE_RMA)
+#undef DEFINE_RMA
+
+/* ---- sized --------------------------------------------------------------------------- */
+
+#define DEFINE_SIZED(BITS, TYPE)                                                              \
+    void nvshmem_put##BITS(void *dest, const void *source, size_t nelems, int pe)             \
+    {                                                                                         \
+        const char *call = "nvshmem_put" #BITS;                                              \
+        put_bytes(call, dest, source, byte_count(call, nelems, sizeof(TYPE)), pe, false);     \
+    }                                                                                         \
+    void nvshmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe)       \
+    {                                                                                         \
+        const char *call = "nvshmem_put" #BITS "_nbi";                                       \
+        put_bytes(call, dest, source, byte_count(call, nelems, sizeof(TYPE)), pe, true);      \
+    }                                                                                         \
+    void nvshmem_get##BITS(void *dest, const void *source, size_t nelems, int pe)             \
+    {                                                                                         \
+        const char *call = "nvshmem_get" #BITS;                                              \
+        get_bytes(call, dest, source, byte_count(call, nelems, sizeof(TYPE)), pe, false);     \
+    }                                                                                         \
+    void nvshmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe)       \
+    {                                                                                         \
+        const char *call = "nvshmem_get" #BITS "_nbi";                                       \
+        get_bytes(call, dest, source, byte_count(call, nelems, sizeof(TYPE)), pe, true);      \
+    }                                                                                         \
+    void nvshmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,     \
+                            size_t nelems, int pe)                                            \
+    {                                                                                         \
+        iput_bytes("nvshmem_iput" #BITS, dest, source, dst, sst, nelems, sizeof(TYPE), pe);  \
+    }                                                                                         \
+    void nvshmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,     \
+                            size_t nelems, int pe)                                            \
+    {                                                                                         \
+        iget_bytes("nvshmem_iget" #BITS, dest, source, dst, sst, nelems, sizeof(TYPE), pe);  \
+    }                                                                                         \
+    void nvshmem_put##BITS##_signal(void *dest, const void *source, size_t nelems,            \
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)  \
+    {                                                                                         \
+        const char *call = "nvshmem_put" #BITS "_signal";                                    \
+        put_signal_bytes(call, dest, source, byte_count(call, nelems, sizeof(TYPE)),          \
+                         sig_addr, signal, sig_op, pe, false);                                \
+    }                                                                                         \
+    void nvshmem_put##BITS##_signal_nbi(void *dest, const void *source, size_t nelems,        \
+                                        uint64_t *sig_addr, uint64_t signal, int sig_op,      \
+                                        int pe)                                               \
+    {                                                                                         \
+        const char *call = "nvshmem_put" #BITS "_signal_nbi";                                \
+        put_signal_bytes(call, dest, source, byte_count(call, nelems, sizeof(TYPE)),          \
+                         sig_addr, signal, sig_op, pe, true);                                 \
+    }
+SHMEMU_SIZED_TYPES(DEFINE_SIZED)
+#undef DEFINE_SIZED

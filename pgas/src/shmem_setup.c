@@ -1,0 +1,203 @@
+/*
+ * shmem_setup.c: OpenSHMEM setup, queries, the symmetric heap and teams; and the misuse
+ * messages of the shmem_ layer (declared in shmem_internal.h).
+ *
+ * Every routine is a thin entry point into the core through the nvshmem_ API. What differs
+ * from NVSHMEM is spelled out where it happens: OpenSHMEM's zero-size allocations and
+ * shmem_free(NULL) do nothing, its version and name are its own, and its team handles are
+ * translated (shmem_internal.h).
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "shmem_internal.h"
+
+/* ---- misuse -------------------------------------------------------------------------- */
+
+_Noreturn void pgas_shmem_bad_cmp(const char *call, int cmp)
+{
+    const char *hint = "";
+    if (cmp == NVSHMEM_CMP_EQ)
+        hint = " (0 is NVSHMEM_CMP_EQ: shmem_ calls take the SHMEM_CMP_* constants, whose "
+               "values differ)";
+    pgas_fail(call, "unknown comparison %d; use SHMEM_CMP_EQ (%d), SHMEM_CMP_NE (%d), "
+                    "SHMEM_CMP_GT (%d), SHMEM_CMP_GE (%d), SHMEM_CMP_LT (%d) or SHMEM_CMP_LE "
+                    "(%d)%s",
+              cmp, SHMEM_CMP_EQ, SHMEM_CMP_NE, SHMEM_CMP_GT, SHMEM_CMP_GE, SHMEM_CMP_LT,
+              SHMEM_CMP_LE, hint);
+}
+
+_Noreturn void pgas_shmem_bad_sig_op(const char *call, int sig_op)
+{
+    const char *hint = "";
+    if (sig_op == NVSHMEM_SIGNAL_SET)
+        hint = " (that is NVSHMEM_SIGNAL_SET: shmem_ calls take the SHMEM_SIGNAL_* constants)";
+    else if (sig_op == NVSHMEM_SIGNAL_ADD)
+        hint = " (that is NVSHMEM_SIGNAL_ADD: shmem_ calls take the SHMEM_SIGNAL_* constants)";
+    pgas_fail(call, "unknown signal op %d; use SHMEM_SIGNAL_SET (%d) or SHMEM_SIGNAL_ADD (%d)%s",
+              sig_op, SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD, hint);
+}
+
+_Noreturn void pgas_shmem_bad_team(const char *call, shmem_team_t team)
+{
+    if (team == NULL)
+        pgas_fail(call, "team is a null pointer, which is no OpenSHMEM team (NVSHMEM_TEAM_WORLD "
+                        "is 0 and converts to one); use SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED or "
+                        "a team from shmem_team_split_strided");
+    pgas_fail(call, "team %p is not an OpenSHMEM team handle; use SHMEM_TEAM_WORLD, "
+                    "SHMEM_TEAM_SHARED or a team from shmem_team_split_strided",
+              (void *)team);
+}
+
+/* ---- setup, query, exit -------------------------------------------------------------- */
+
+void shmem_init(void) { nvshmem_init(); }
+
+/* Every level is supported (the runtime is thread-safe because a PE may be many threads), so
+ * the library provides SHMEM_THREAD_MULTIPLE; OpenSHMEM lets it provide more than asked. */
+int shmem_init_thread(int requested, int *provided)
+{
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
+        pgas_complain("shmem_init_thread",
+                      "unknown thread level %d; use SHMEM_THREAD_SINGLE (%d), "
+                      "SHMEM_THREAD_FUNNELED (%d), SHMEM_THREAD_SERIALIZED (%d) or "
+                      "SHMEM_THREAD_MULTIPLE (%d)",
+                      requested, SHMEM_THREAD_SINGLE, SHMEM_THREAD_FUNNELED,
+                      SHMEM_THREAD_SERIALIZED, SHMEM_THREAD_MULTIPLE);
+        return 1;
+    }
+    nvshmem_init();
+    if (provided != NULL)
+        *provided = SHMEM_THREAD_MULTIPLE;
+    return 0;
+}
+
+void shmem_query_thread(int *provided)
+{
+    if (provided != NULL)
+        *provided = SHMEM_THREAD_MULTIPLE;
+}
+
+void shmem_finalize(void) { nvshmem_finalize(); }
+
+void shmem_global_exit(int status) { nvshmem_global_exit(status); }
+
+int shmem_my_pe(void) { return nvshmem_my_pe(); }
+
+int shmem_n_pes(void) { return nvshmem_n_pes(); }
+
+int shmem_pe_accessible(int pe) { return pe >= 0 && pe < nvshmem_n_pes(); }
+
+int shmem_addr_accessible(const void *addr, int pe)
+{
+    pgas_thread *t = pgas_require("shmem_addr_accessible");
+    if (pe < 0 || pe >= t->world->n_pes)
+        return 0;
+    return pgas_heap_owner(t->world, addr) == t->pe;
+}
+
+void *shmem_ptr(const void *dest, int pe) { return nvshmem_ptr(dest, pe); }
+
+void shmem_info_get_version(int *major, int *minor)
+{
+    if (major != NULL)
+        *major = SHMEM_MAJOR_VERSION;
+    if (minor != NULL)
+        *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char *name)
+{
+    if (name != NULL)
+        snprintf(name, SHMEM_MAX_NAME_LEN, "%s", SHMEM_VENDOR_STRING);
+}
+
+/* ---- symmetric heap ------------------------------------------------------------------ */
+/* OpenSHMEM: a zero size "performs no action and returns a null pointer"; every PE passes
+ * the same size, so every PE skips the collective alike. */
+
+void *shmem_malloc(size_t size) { return size == 0 ? NULL : nvshmem_malloc(size); }
+
+void *shmem_malloc_with_hints(size_t size, long hints)
+{
+    (void)hints; /* placement hints change nothing when every PE is a thread */
+    return shmem_malloc(size);
+}
+
+void *shmem_calloc(size_t count, size_t size)
+{
+    return count == 0 || size == 0 ? NULL : nvshmem_calloc(count, size);
+}
+
+void *shmem_align(size_t alignment, size_t size)
+{
+    return size == 0 ? NULL : nvshmem_align(alignment, size);
+}
+
+void shmem_free(void *ptr)
+{
+    if (ptr != NULL)
+        nvshmem_free(ptr);
+}
+
+/* ---- teams --------------------------------------------------------------------------- */
+
+int shmem_team_my_pe(shmem_team_t team)
+{
+    nvshmem_team_t id = pgas_shmem_team_id(team, "shmem_team_my_pe");
+    return id == NVSHMEM_TEAM_INVALID ? -1 : nvshmem_team_my_pe(id);
+}
+
+int shmem_team_n_pes(shmem_team_t team)
+{
+    nvshmem_team_t id = pgas_shmem_team_id(team, "shmem_team_n_pes");
+    return id == NVSHMEM_TEAM_INVALID ? -1 : nvshmem_team_n_pes(id);
+}
+
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
+{
+    const char *call = "shmem_team_translate_pe";
+    nvshmem_team_t src = pgas_shmem_team_id(src_team, call);
+    nvshmem_team_t dest = pgas_shmem_team_id(dest_team, call);
+    if (src == NVSHMEM_TEAM_INVALID || dest == NVSHMEM_TEAM_INVALID)
+        return -1;
+    return nvshmem_team_translate_pe(src, src_pe, dest);
+}
+
+int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
+                             const shmem_team_config_t *config, long config_mask,
+                             shmem_team_t *new_team)
+{
+    const char *call = "shmem_team_split_strided";
+    (void)config; /* contexts are not supported: num_contexts has nothing to size */
+    (void)config_mask;
+    if (new_team == NULL)
+        pgas_fail(call, "new_team is NULL; pass the address of a shmem_team_t");
+    nvshmem_team_t parent = pgas_shmem_team_id(parent_team, call);
+    *new_team = SHMEM_TEAM_INVALID;
+    if (parent == NVSHMEM_TEAM_INVALID)
+        return 1; /* OpenSHMEM: no team is created from SHMEM_TEAM_INVALID */
+    nvshmem_team_t created = NVSHMEM_TEAM_INVALID;
+    int rc = nvshmem_team_split_strided(parent, start, stride, size, NULL, 0, &created);
+    *new_team = rc == 0 ? pgas_shmem_team_handle(created) : SHMEM_TEAM_INVALID;
+    return rc;
+}
+
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
+{
+    const char *call = "shmem_team_get_config";
+    if (pgas_shmem_team_id(team, call) == NVSHMEM_TEAM_INVALID)
+        return 1;
+    if (config == NULL)
+        pgas_fail(call, "config is NULL; pass the address of a shmem_team_config_t");
+    if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
+        config->num_contexts = 0;
+    return 0;
+}
+
+void shmem_team_destroy(shmem_team_t team)
+{
+    nvshmem_team_t id = pgas_shmem_team_id(team, "shmem_team_destroy");
+    if (id != NVSHMEM_TEAM_INVALID)
+        nvshmem_team_destroy(id);
+}

@@ -1,0 +1,365 @@
+/*
+ * world.c: jobs and the threads that act for their PEs.
+ *
+ * shmemu_launch creates a job (its heap, PEs and teams), starts one pthread per PE, waits
+ * for all of them and tears the job down. A PE thread and every thread attached to it later
+ * (the emulator's blocks) find their job and PE through the thread-local `self`: the only
+ * mutable state outside the job struct, as STYLE.md allows for "who am I".
+ *
+ * A program that calls nvshmem_init() on a thread that belongs to no job gets a job of one
+ * PE, attached to that thread: that is how an ordinary NVSHMEM program runs as 1 PE when it
+ * was not built with bin/shmemu-cc.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "nvshmem.h"
+
+static _Thread_local pgas_thread *self;
+
+pgas_thread *pgas_current(void) { return self; }
+
+pgas_thread *pgas_thread_self(void) { return self; }
+
+pgas_thread *pgas_require_attached(const char *call)
+{
+    if (self == NULL)
+        pgas_fail(call, "called on a thread that is no PE; call it from a PE thread (a program "
+                        "started by bin/shmemu-run or shmemu_launch) after nvshmem_init()");
+    return self;
+}
+
+pgas_thread *pgas_require(const char *call)
+{
+    pgas_thread *t = pgas_require_attached(call);
+    int status = atomic_load_explicit(&t->world->pes[t->pe].init_status, memory_order_relaxed);
+    if (status != NVSHMEM_STATUS_IS_INITIALIZED)
+        pgas_fail(call, "called before nvshmem_init() (or after nvshmem_finalize()); call "
+                        "nvshmem_init() first");
+    return t;
+}
+
+int shmemu_my_pe(void) { return self != NULL ? self->pe : -1; }
+
+/* ---- jobs ---------------------------------------------------------------------------- */
+
+static pgas_world *world_create(int n_pes)
+{
+    pgas_world *world = calloc(1, sizeof *world);
+    if (world == NULL) {
+        fprintf(stderr, "shmemu: out of memory creating a job of %d PEs\n", n_pes);
+        exit(2);
+    }
+    world->n_pes = n_pes;
+    pgas_config_read(&world->config);
+    world->heap_size = world->config.heap_size;
+    world->pes = calloc((size_t)n_pes, sizeof *world->pes);
+    if (world->pes == NULL) {
+        fprintf(stderr, "shmemu: out of memory creating a job of %d PEs\n", n_pes);
+        exit(2);
+    }
+    for (int p = 0; p < n_pes; p++) {
+        world->pes[p].id = p;
+        atomic_init(&world->pes[p].init_status, NVSHMEM_STATUS_NOT_INITIALIZED);
+    }
+    pgas_heap_init(world);
+    pgas_teams_init(world);
+    pgas_checker_ignore(world, sizeof *world);
+    pgas_checker_ignore(world->pes, (size_t)n_pes * sizeof *world->pes);
+    /* Spin-then-park only pays when every thread of the job can have a core. */
+    world->spin_allowed_cached = !world->config.under_valgrind;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    world->uid = ((uint64_t)getpid() << 32) ^ (uint64_t)ts.tv_nsec ^ (uint64_t)(uintptr_t)world;
+    return world;
+}
+
+static void world_destroy(pgas_world *world)
+{
+    pgas_thread *t = atomic_load(&world->threads);
+    while (t != NULL) {
+        pgas_thread *next = t->next;
+        pgas_pending_free(t);
+        free(t);
+        t = next;
+    }
+    for (int p = 0; p < world->n_pes; p++)
+        free(world->pes[p].registered);
+    pgas_heap_destroy(world);
+    free(world->pes);
+    free(world);
+}
+
+static pgas_thread *thread_attach(pgas_world *world, int pe, const char *label)
+{
+    pgas_thread *t = calloc(1, sizeof *t);
+    if (t == NULL) {
+        fprintf(stderr, "shmemu: out of memory attaching a thread to PE %d\n", pe);
+        exit(2);
+    }
+    t->world = world;
+    t->pe = pe;
+    t->index = atomic_fetch_add(&world->n_threads, 1);
+    snprintf(t->label, sizeof t->label, "%s", label != NULL ? label : "host");
+    t->rng = world->config.check_seed * 0x100000001b3ull + (uint64_t)t->index * 7919u + 1;
+    atomic_init(&t->live, 1);
+    pgas_checker_ignore(t, sizeof *t);
+    atomic_fetch_add(&world->live_threads, 1);
+    /* Push onto the job's list; nodes stay until the job ends, so readers need no lock. */
+    pgas_thread *head = atomic_load(&world->threads);
+    do {
+        t->next = head;
+    } while (!atomic_compare_exchange_weak(&world->threads, &head, t));
+    self = t;
+    return t;
+}
+
+static void thread_detach(void)
+{
+    if (self == NULL)
+        return;
+    pgas_quiet(self);
+    atomic_exchange(&self->live, 0);
+    atomic_fetch_sub(&self->world->live_threads, 1);
+    self = NULL;
+}
+
+int pgas_thread_attach(const pgas_thread *parent, int pe, const char *label)
+{
+    if (parent == NULL || pe < 0 || pe >= parent->world->n_pes)
+        return -1;
+    thread_attach(parent->world, pe, label);
+    return 0;
+}
+
+void pgas_thread_detach(void) { thread_detach(); }
+
+void pgas_thread_set_label(const char *label)
+{
+    if (self != NULL)
+        snprintf(self->label, sizeof self->label, "%s", label);
+}
+
+/* ---- launching ----------------------------------------------------------------------- */
+
+typedef struct pe_start {
+    pgas_world *world;
+    int pe;
+    int (*fn)(void *);
+    void *fn_arg;
+    int (*main_fn)(int, char **, char **);
+    int argc;
+    char **argv;
+    char **envp;
+    int result;
+} pe_start;
+
+static void *pe_thread_main(void *arg)
+{
+    pe_start *start = arg;
+    thread_attach(start->world, start->pe, "host");
+    if (start->fn != NULL)
+        start->result = start->fn(start->fn_arg);
+    else
+        start->result = start->main_fn(start->argc, start->argv, start->envp);
+    thread_detach();
+    return NULL;
+}
+
+static int launch(int n_pes, pe_start *proto)
+{
+    if (self != NULL)
+        pgas_fail("shmemu_launch", "cannot start a job from inside PE %d; launch from a thread "
+                                   "that is no PE", self->pe);
+    if (n_pes < 1 || n_pes > 4096) {
+        fprintf(stderr, "shmemu: shmemu_launch: %d PEs requested; use 1 to 4096\n", n_pes);
+        return 2;
+    }
+    pgas_world *world = world_create(n_pes);
+    pe_start *starts = calloc((size_t)n_pes, sizeof *starts);
+    pthread_t *threads = calloc((size_t)n_pes, sizeof *threads);
+    if (starts == NULL || threads == NULL) {
+        fprintf(stderr, "shmemu: out of memory starting %d PEs\n", n_pes);
+        exit(2);
+    }
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, (size_t)8 << 20);
+    for (int p = 0; p < n_pes; p++) {
+        starts[p] = *proto;
+        starts[p].world = world;
+        starts[p].pe = p;
+        int rc = pthread_create(&threads[p], &attr, pe_thread_main, &starts[p]);
+        if (rc != 0) {
+            fprintf(stderr, "shmemu: cannot start the thread of PE %d of %d: %s\n", p, n_pes,
+                    strerror(rc));
+            exit(2);
+        }
+    }
+    pthread_attr_destroy(&attr);
+    int result = 0;
+    for (int p = 0; p < n_pes; p++) {
+        pthread_join(threads[p], NULL);
+        if (result == 0 && starts[p].result != 0)
+            result = starts[p].result;
+    }
+    free(threads);
+    free(starts);
+    world_destroy(world);
+    return result;
+}
+
+int shmemu_launch(int n_pes, int (*fn)(void *arg), void *arg)
+{
+    pe_start proto = {.fn = fn, .fn_arg = arg};
+    return launch(n_pes, &proto);
+}
+
+int shmemu_launch_main(int n_pes, int (*main_fn)(int, char **, char **), int argc, char **argv,
+                       char **envp)
+{
+    pe_start proto = {.main_fn = main_fn, .argc = argc, .argv = argv, .envp = envp};
+    return launch(n_pes, &proto);
+}
+
+/* ---- initialization ------------------------------------------------------------------ */
+
+/* A thread outside any job that calls nvshmem_init becomes PE 0 of a job of one. */
+static void attach_implicit_job(const char *call)
+{
+    int n = shmemu_npes_from_env();
+    if (n != 1)
+        pgas_fail(call, "SHMEMU_NPES=%d, but this program's main() was not started as PE "
+                        "threads; build it with bin/shmemu-cc (which links shmemu's main) or "
+                        "start PEs with shmemu_launch()", n);
+    pgas_world *world = world_create(1);
+    thread_attach(world, 0, "host");
+}
+
+static void init_this_pe(const char *call)
+{
+    if (self == NULL)
+        attach_implicit_job(call);
+    pgas_pe *pe = &self->world->pes[self->pe];
+    int expected = NVSHMEM_STATUS_NOT_INITIALIZED;
+    if (!atomic_compare_exchange_strong(&pe->init_status, &expected,
+                                        NVSHMEM_STATUS_IS_INITIALIZED))
+        return; /* NVSHMEM allows repeated init */
+    /* nvshmem_init is collective: no PE leaves before every PE has its heap ready. */
+    pgas_team *world_team = &self->world->teams[0];
+    pgas_barrier_wait(self, &world_team->barrier, world_team->size, call);
+}
+
+void nvshmem_init(void) { init_this_pe("nvshmem_init"); }
+
+int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr)
+{
+    const char *call = "nvshmemx_init_attr";
+    const unsigned known = NVSHMEMX_INIT_THREAD_PES | NVSHMEMX_INIT_WITH_UNIQUEID;
+    if (flags & ~known) {
+        pgas_complain(call, "flags 0x%x are not supported by the threads backend (only "
+                            "NVSHMEMX_INIT_WITH_UNIQUEID and NVSHMEMX_INIT_THREAD_PES are); "
+                            "MPI and SHMEM bootstraps need the MPI backend", flags & ~known);
+        return 1;
+    }
+    if (flags & NVSHMEMX_INIT_WITH_UNIQUEID) {
+        if (attr == NULL || attr->args.uid_args.uid == NULL) {
+            pgas_complain(call, "NVSHMEMX_INIT_WITH_UNIQUEID needs attr with a unique id; call "
+                                "nvshmemx_set_attr_uniqueid_args first");
+            return 1;
+        }
+        if (self == NULL)
+            attach_implicit_job(call);
+        const nvshmemx_uniqueid_args_t *u = &attr->args.uid_args;
+        uint64_t uid;
+        memcpy(&uid, u->uid->internal, sizeof uid);
+        if (uid != self->world->uid) {
+            pgas_complain(call, "the unique id does not belong to this job; share the id that "
+                                "nvshmemx_get_uniqueid returned inside this job");
+            return 1;
+        }
+        if (u->nranks != self->world->n_pes || u->rank != self->pe) {
+            pgas_complain(call, "rank %d of %d does not match this PE (PE %d of %d); pass "
+                                "nvshmem's own PE and PE count", u->rank, u->nranks, self->pe,
+                          self->world->n_pes);
+            return 1;
+        }
+    }
+    init_this_pe(call);
+    return 0;
+}
+
+int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t *uniqueid)
+{
+    const char *call = "nvshmemx_get_uniqueid";
+    if (uniqueid == NULL) {
+        pgas_complain(call, "uniqueid is NULL; pass the address of an nvshmemx_uniqueid_t");
+        return 1;
+    }
+    if (self == NULL)
+        attach_implicit_job(call);
+    memset(uniqueid, 0, sizeof *uniqueid);
+    uniqueid->version = 1;
+    memcpy(uniqueid->internal, &self->world->uid, sizeof self->world->uid);
+    return 0;
+}
+
+int nvshmemx_set_attr_uniqueid_args(int myrank, int nranks, const nvshmemx_uniqueid_t *uniqueid,
+                                    nvshmemx_init_attr_t *attr)
+{
+    if (attr == NULL || uniqueid == NULL) {
+        pgas_complain("nvshmemx_set_attr_uniqueid_args", "attr and uniqueid must not be NULL");
+        return 1;
+    }
+    attr->args.uid_args.rank = myrank;
+    attr->args.uid_args.nranks = nranks;
+    attr->args.uid_args.uid = (nvshmemx_uniqueid_t *)(uintptr_t)uniqueid;
+    return 0;
+}
+
+int nvshmemx_init_status(void)
+{
+    if (self == NULL)
+        return NVSHMEM_STATUS_NOT_INITIALIZED;
+    return atomic_load(&self->world->pes[self->pe].init_status);
+}
+
+void nvshmem_finalize(void)
+{
+    const char *call = "nvshmem_finalize";
+    pgas_thread *t = pgas_require(call);
+    pgas_quiet(t);
+    pgas_team *world_team = &t->world->teams[0];
+    pgas_barrier_wait(t, &world_team->barrier, world_team->size, call);
+    atomic_store(&t->world->pes[t->pe].init_status, NVSHMEM_STATUS_NOT_INITIALIZED);
+}
+
+int nvshmem_my_pe(void) { return pgas_require("nvshmem_my_pe")->pe; }
+
+int nvshmem_n_pes(void) { return pgas_require("nvshmem_n_pes")->world->n_pes; }
+
+void nvshmem_info_get_version(int *major, int *minor)
+{
+    if (major != NULL)
+        *major = NVSHMEM_MAJOR_VERSION;
+    if (minor != NULL)
+        *minor = NVSHMEM_MINOR_VERSION;
+}
+
+void nvshmem_info_get_name(char *name)
+{
+    if (name != NULL)
+        snprintf(name, NVSHMEM_MAX_NAME_LEN, "%s", NVSHMEM_VENDOR_STRING);
+}
+
+void nvshmem_global_exit(int status)
+{
+    fflush(NULL);
+    _exit(status);
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# check-tools.sh: proves that each race checker sees the protocol (DESIGN D4).
+# tests/racy/put_signal_race.c is run in two modes under helgrind, DRD and ThreadSanitizer:
+#   racy     each tool must report a data race that points at the RACY READ line;
+#   correct  each tool must report nothing.
+# A tool that stays silent on the racy program fails this check.
+set -u
+cd "$(dirname "$0")/.."
+src=tests/racy/put_signal_race.c
+racy_line=$(grep -n 'RACY READ:' "$src" | cut -d: -f1)
+put_line=$(grep -n 'RACING PUT' "$src" | cut -d: -f1)
+out=build/tests/racy
+mkdir -p "$out" build-tsan/tests/racy
+make -s BUILD=build libs >/dev/null || exit 1
+make -s BUILD=build-tsan SANITIZE=thread CC=clang libs >/dev/null || exit 1
+bin/shmemu-cc -g -O1 -o "$out/put_signal_race" "$src" || exit 1
+SHMEMU_BUILD=build-tsan SHMEMU_CC=clang bin/shmemu-cc -g -O1 -fsanitize=thread \
+    -o build-tsan/tests/racy/put_signal_race "$src" || exit 1
+
+passed=0
+failed=0
+check() { # name expectation(race|clean) command...
+    local name="$1" expect="$2"
+    shift 2
+    local log
+    log=$(mktemp)
+    SHMEMU_NPES=2 SHMEMU_HANG_TIMEOUT=300 "$@" >"$log" 2>&1
+    local races=0 at_line=0
+    races=$(grep -cE 'Possible data race|Conflicting (load|store)|WARNING: ThreadSanitizer: data race' "$log")
+    grep -qE "put_signal_race\.c:(${racy_line}|${put_line})\b" "$log" && at_line=1
+    local ok=0
+    if [ "$expect" = race ] && [ "$races" -gt 0 ] && [ "$at_line" = 1 ]; then ok=1; fi
+    if [ "$expect" = clean ] && [ "$races" -eq 0 ] && grep -q 'PE 1 read sum 828' "$log"; then ok=1; fi
+    if [ "$ok" = 1 ]; then
+        echo "PASS $name: $races race report(s)$([ "$at_line" = 1 ] && echo ", naming put_signal_race.c:$racy_line or :$put_line")"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name: expected $expect, got $races race report(s), line match $at_line"
+        sed 's/^/    /' "$log" | head -60
+        failed=$((failed + 1))
+    fi
+    rm -f "$log"
+}
+vg="valgrind --error-exitcode=0"
+check "helgrind racy"   race  $vg --tool=helgrind "$out/put_signal_race" racy
+check "helgrind correct" clean $vg --tool=helgrind "$out/put_signal_race" correct
+check "drd racy"        race  $vg --tool=drd "$out/put_signal_race" racy
+check "drd correct"     clean $vg --tool=drd "$out/put_signal_race" correct
+check "tsan racy"       race  env TSAN_OPTIONS=halt_on_error=0 build-tsan/tests/racy/put_signal_race racy
+check "tsan correct"    clean env TSAN_OPTIONS=halt_on_error=0 build-tsan/tests/racy/put_signal_race correct
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
