@@ -42,8 +42,10 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_HELP := $(wildcard tests/support/*.c)
 TEST_HOBJ := $(TEST_HELP:%.c=$(BUILD)/%.o)
 
-# Programs linked the way a user's program is: its main() runs as N PE threads.
-DEMO_BIN  := bin/shmemu-demo
+# Programs linked the way a user's program is: its main() runs as N PE threads. The plain
+# build puts them in bin/, sanitizer builds in their own folder.
+PROG_DIR  := $(if $(filter build,$(BUILD)),bin,$(BUILD)/bin)
+DEMO_BIN  := $(PROG_DIR)/shmemu-demo
 
 .PHONY: all libs test run help clean install check-asan check-tsan check-helgrind check-drd \
         check-tools check
@@ -72,7 +74,8 @@ $(LIB_MAIN): $(MAIN_OBJ)
 # PE threads and calls the program's own main (__real_main) on each.
 WRAP_MAIN := -Wl,--wrap=main $(LIB_MAIN)
 
-bin/shmemu-demo: $(BUILD)/pgas/demo/ring.o $(LIB_A) $(LIB_MAIN)
+$(DEMO_BIN): $(BUILD)/pgas/demo/ring.o $(LIB_A) $(LIB_MAIN)
+	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(WRAP_MAIN) $(LIB_A) $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HOBJ) $(LIB_A)
@@ -83,7 +86,7 @@ run: $(DEMO_BIN)
 	bin/shmemu-run -n 8 $(DEMO_BIN)
 
 # The cmocka suites, each at the PE counts it names (1, 2, 3 and 8).
-test: libs $(TEST_BIN) $(DEMO_BIN)
+test: libs $(TEST_BIN)
 	@scripts/run-suites.sh "" $(TEST_BIN)
 
 -include tests/tests.mk

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# ensure-deps.sh: installs the Debian 12 packages shmemu needs, when any is missing.
+#   scripts/ensure-deps.sh build    compiler and make: enough to build and run the main job
+#   scripts/ensure-deps.sh test     plus cmocka, valgrind, clang with its sanitizer runtimes
+#   scripts/ensure-deps.sh bench    plus Open MPI (mpirun, oshrun) for the comparisons
+# Runs apt-get as root (or through sudo); prints what it installs and why.
+set -euo pipefail
+level="${1:-test}"
+packages=(build-essential)
+case "$level" in
+    build) ;;
+    test) packages+=(libcmocka-dev valgrind clang libclang-rt-14-dev pkg-config) ;;
+    bench) packages+=(libcmocka-dev valgrind clang libclang-rt-14-dev pkg-config
+                      libopenmpi-dev openmpi-bin linux-perf) ;;
+    *) echo "ensure-deps.sh: unknown level '$level' (use build, test or bench)" >&2; exit 2 ;;
+esac
+missing=()
+for p in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    [ "$status" = "install ok installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "shmemu: installing missing packages: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+    sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+    sudo=(sudo)
+else
+    echo "shmemu: need root to install ${missing[*]}; run as root or install them yourself" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# run-tests.sh: the README's second command, and what CI runs. Installs what is missing,
+# builds with -Werror, and runs the whole default suite: the cmocka suites natively, under
+# ASan+UBSan, under ThreadSanitizer, under helgrind and DRD, and the check that each race
+# checker reports a planted race. Ends with one line "N passed, N failed" over the stages.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/ensure-deps.sh test || exit 1
+stages=(all test check-asan check-tsan check-helgrind check-drd check-tools)
+passed=0
+failed=0
+failed_names=()
+for stage in "${stages[@]}"; do
+    echo "=== make $stage"
+    start=$(date +%s)
+    if make -j2 "$stage"; then
+        passed=$((passed + 1))
+        echo "=== make $stage: PASS ($(( $(date +%s) - start )) s)"
+    else
+        failed=$((failed + 1))
+        failed_names+=("$stage")
+        echo "=== make $stage: FAIL ($(( $(date +%s) - start )) s)"
+    fi
+done
+[ $failed -eq 0 ] || echo "failed stages: ${failed_names[*]}"
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
