@@ -1,0 +1,50 @@
+/*
+ * bookkeeping_race.c: the runtime's bookkeeping must not hide a race (DESIGN D4).
+ *
+ * PE 0 and PE 1 both write the global `tally` with no synchronization between them: a race
+ * every checker must report. Meanwhile both drive the runtime's shared machinery: puts and
+ * quiets to PE 2, which sits parked in a signal wait (so every put runs the wake-up path
+ * over the same counters), nvshmem_ptr lookups and fences. If any of that created a
+ * happens-before edge between PE 0 and PE 1, the race would vanish from the reports.
+ * scripts/check-tools.sh requires each tool to report it at the RACY WRITE line.
+ */
+#include <stdio.h>
+
+#include <nvshmem.h>
+#include <nvshmemx.h>
+
+#define ROUNDS 50
+
+static long tally; /* shared by the PE threads, as every global is */
+
+int main(void)
+{
+    nvshmem_init();
+    if (nvshmem_n_pes() != 3) {
+        fprintf(stderr, "bookkeeping_race: run with 3 PEs\n");
+        return 2;
+    }
+    int me = nvshmem_my_pe();
+    long *mailbox = nvshmem_calloc(2 * ROUNDS, sizeof *mailbox);
+    uint64_t *done = nvshmem_calloc(1, sizeof *done);
+    if (me == 2) {
+        nvshmem_signal_wait_until(done, NVSHMEM_CMP_EQ, 2);
+    } else {
+        for (int i = 0; i < ROUNDS; i++) {
+            long v = i;
+            nvshmem_long_put(&mailbox[me * ROUNDS + i], &v, 1, 2);
+            nvshmem_fence();
+            (void)nvshmem_ptr(mailbox, 2);
+            nvshmem_quiet();
+        }
+        tally += me + 1; /* RACY WRITE: PE 0 and PE 1, no synchronization between them */
+        nvshmemx_signal_op(done, 1, NVSHMEM_SIGNAL_ADD, 2);
+    }
+    nvshmem_barrier_all();
+    if (me == 2)
+        printf("tally %ld\n", tally);
+    nvshmem_free(done);
+    nvshmem_free(mailbox);
+    nvshmem_finalize();
+    return 0;
+}
