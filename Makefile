@@ -137,4 +137,4 @@ help:
 	@echo "make bench           benchmarks; results in bench/RESULTS.md"
 	@echo "make install PREFIX=... DESTDIR=..."
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_HOBJ:.o=.d)

@@ -128,8 +128,10 @@ int nvshmem_team_split_strided(nvshmem_team_t parent_team, int start, int stride
                       PGAS_MAX_TEAMS);
         return 1;
     }
-    pgas_team *team = &t->world->teams[chosen];
-    if (pgas_team_my_rank(team, t->pe) >= 0)
+    /* Membership comes from the arguments, not from the slot: once the second barrier is
+     * passed, a fast member may already destroy the team and reuse its slot. */
+    int d = my_rank - start;
+    if (d >= 0 && d % stride == 0 && d / stride < size)
         *new_team = chosen;
     return 0;
 }
