@@ -1,0 +1,38 @@
+# bench/bench.mk: the benchmarks (included by the top-level Makefile).
+#
+#   make bench                 build everything below, run bench/run.sh, write bench/RESULTS.md
+#   make bench-build           only build the benchmark programs into $(BUILD)/bench/
+#
+# The shmemu programs and the raw floor build with $(CC) and the project's $(CFLAGS); the
+# Open MPI baselines with its wrapper compilers (mpicc, oshcc) and the same flags, so every
+# program is held to -std=c17 -Wall -Wextra -Werror.
+
+MPICC ?= mpicc
+OSHCC ?= oshcc
+
+BENCH_DIR := $(BUILD)/bench
+BENCH_BIN := $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu \
+             $(BENCH_DIR)/put_bw_shmemu $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem
+
+.PHONY: bench bench-build
+
+bench: bench-build
+	BENCH_CMD="make BUILD=$(BUILD) bench" BUILD=$(BUILD) bench/run.sh --no-build
+
+bench-build: $(BENCH_BIN)
+
+$(BENCH_DIR)/pingpong_raw: $(BENCH_DIR)/pingpong_raw.o
+	$(CC) $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+$(BENCH_DIR)/pingpong_shmemu $(BENCH_DIR)/put_bw_shmemu: %: %.o $(LIB_A)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+
+$(BENCH_DIR)/pingpong_mpi: bench/pingpong_mpi.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) $(LDFLAGS) -MMD -MP -o $@ $<
+
+$(BENCH_DIR)/pingpong_oshmem: bench/pingpong_oshmem.c
+	@mkdir -p $(dir $@)
+	$(OSHCC) $(CFLAGS) $(LDFLAGS) -MMD -MP -o $@ $<
+
+-include $(wildcard $(BENCH_DIR)/*.d)
