@@ -8,17 +8,28 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
 
 static _Atomic int failing; /* set by the first fatal error of the process */
 
+void pgas_use_openshmem_names(void)
+{
+    pgas_thread *self = pgas_current();
+    if (self != NULL)
+        atomic_exchange(&self->world->pes[self->pe].openshmem_names, 1);
+}
+
 static void vreport(const char *call, const char *fmt, va_list ap)
 {
     char message[1024];
     vsnprintf(message, sizeof message, fmt, ap);
     pgas_thread *self = pgas_current();
+    if (self != NULL && strncmp(call, "nvshmem_", 8) == 0 &&
+        atomic_load(&self->world->pes[self->pe].openshmem_names))
+        call += 2; /* nvshmem_int_put -> shmem_int_put */
     if (self != NULL)
         fprintf(stderr, "shmemu: PE %d: %s: %s\n", self->pe, call, message);
     else

@@ -48,6 +48,9 @@ void pgas_config_read(pgas_config *config);
 
 /* ---- errors (error.c) ---------------------------------------------------------------- */
 
+/* Makes this PE's messages use OpenSHMEM names (shmem_init calls it). */
+void pgas_use_openshmem_names(void);
+
 /* Prints "shmemu: PE p: call: message" and aborts. Only the first failing thread prints. */
 _Noreturn void pgas_fail(const char *call, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -113,6 +116,9 @@ typedef struct pgas_pe {
     pgas_registered *registered; /* nvshmemx_buffer_register */
     size_t n_registered;
     _Atomic int parked; /* threads parked on a word of this PE's heap */
+    /* Set by shmem_init: messages name the shmem_ call a PE made, not the nvshmem_ one it
+     * forwarded to (the OpenSHMEM layer is thin entry points over the same core). */
+    _Atomic int openshmem_names;
     /* For waits on several words of this heap at once (wait_until_any and friends). */
     _Alignas(64) pgas_wake_bucket any_word_bucket;
 } pgas_pe;

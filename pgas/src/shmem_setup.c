@@ -51,7 +51,11 @@ _Noreturn void pgas_shmem_bad_team(const char *call, shmem_team_t team)
 
 /* ---- setup, query, exit -------------------------------------------------------------- */
 
-void shmem_init(void) { nvshmem_init(); }
+void shmem_init(void)
+{
+    nvshmem_init();
+    pgas_use_openshmem_names();
+}
 
 /* Every level is supported (the runtime is thread-safe because a PE may be many threads), so
  * the library provides SHMEM_THREAD_MULTIPLE; OpenSHMEM lets it provide more than asked. */
@@ -67,6 +71,7 @@ int shmem_init_thread(int requested, int *provided)
         return 1;
     }
     nvshmem_init();
+    pgas_use_openshmem_names();
     if (provided != NULL)
         *provided = SHMEM_THREAD_MULTIPLE;
     return 0;

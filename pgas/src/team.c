@@ -108,8 +108,12 @@ int nvshmem_team_split_strided(nvshmem_team_t parent_team, int start, int stride
         int chosen = -1;
         for (int i = PGAS_TEAM_PREDEFINED; i < PGAS_MAX_TEAMS && chosen < 0; i++) {
             int expected = 0;
-            if (atomic_compare_exchange_strong(&t->world->teams[i].in_use, &expected, 1))
+            if (atomic_compare_exchange_strong(&t->world->teams[i].in_use, &expected, 1)) {
+                /* Pairs with destroy's release: the last users of a recycled slot are done
+                 * with its fields before they are overwritten here. */
+                pgas_hb_after(&t->world->teams[i].in_use);
                 chosen = i;
+            }
         }
         if (chosen >= 0) {
             pgas_team *team = &t->world->teams[chosen];
@@ -149,6 +153,8 @@ void nvshmem_team_destroy(nvshmem_team_t team_id)
     if (rank < 0)
         pgas_fail(call, "this PE is not a member of team %d", team_id);
     pgas_barrier_wait(t, &team->barrier, team->size, call);
-    if (rank == 0)
+    if (rank == 0) {
+        pgas_hb_before(&team->in_use);
         atomic_exchange(&team->in_use, 0);
+    }
 }

@@ -40,8 +40,8 @@ pgas_thread *pgas_require(const char *call)
     pgas_thread *t = pgas_require_attached(call);
     int status = atomic_load_explicit(&t->world->pes[t->pe].init_status, memory_order_relaxed);
     if (status != NVSHMEM_STATUS_IS_INITIALIZED)
-        pgas_fail(call, "called before nvshmem_init() (or after nvshmem_finalize()); call "
-                        "nvshmem_init() first");
+        pgas_fail(call, "called before nvshmem_init() or shmem_init() (or after finalize); "
+                        "initialize first");
     return t;
 }
 

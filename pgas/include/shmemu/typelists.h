@@ -142,4 +142,74 @@ typedef struct shmemu_bits128 {
     uint64_t word[2];
 } shmemu_bits128;
 
+/* ---- C11 type-generic selection (OpenSHMEM's shmem_put(), shmem_atomic_add(), ...) ----
+ * _Generic cannot name two compatible types, and int64_t, size_t, ptrdiff_t ... are aliases
+ * of the standard integer types, so OpenSHMEM's generic interfaces cover only the standard
+ * C types (the rows without an asterisk in the specification's tables). */
+
+#define SHMEMU_GENERIC_RMA_TYPES(X)                                                           \
+    X(float, float)                                                                           \
+    X(double, double)                                                                         \
+    X(char, char)                                                                             \
+    X(signed char, schar)                                                                     \
+    X(short, short)                                                                           \
+    X(int, int)                                                                               \
+    X(long, long)                                                                             \
+    X(long long, longlong)                                                                    \
+    X(unsigned char, uchar)                                                                   \
+    X(unsigned short, ushort)                                                                 \
+    X(unsigned int, uint)                                                                     \
+    X(unsigned long, ulong)                                                                   \
+    X(unsigned long long, ulonglong)
+
+#define SHMEMU_GENERIC_WAIT_TYPES(X)                                                          \
+    X(short, short)                                                                           \
+    X(int, int)                                                                               \
+    X(long, long)                                                                             \
+    X(long long, longlong)                                                                    \
+    X(unsigned short, ushort)                                                                 \
+    X(unsigned int, uint)                                                                     \
+    X(unsigned long, ulong)                                                                   \
+    X(unsigned long long, ulonglong)
+
+#define SHMEMU_GENERIC_AMO_TYPES(X)                                                           \
+    X(int, int)                                                                               \
+    X(long, long)                                                                             \
+    X(long long, longlong)                                                                    \
+    X(unsigned int, uint)                                                                     \
+    X(unsigned long, ulong)                                                                   \
+    X(unsigned long long, ulonglong)
+
+#define SHMEMU_GENERIC_AMO_EXTENDED_TYPES(X)                                                  \
+    SHMEMU_GENERIC_AMO_TYPES(X)                                                               \
+    X(float, float)                                                                           \
+    X(double, double)
+
+#define SHMEMU_GENERIC_AMO_BITWISE_TYPES(X)                                                   \
+    X(unsigned int, uint)                                                                     \
+    X(unsigned long, ulong)                                                                   \
+    X(unsigned long long, ulonglong)
+
+#define SHMEMU_GENERIC_REDUCE_BITWISE_TYPES(X)                                                \
+    X(unsigned char, uchar)                                                                   \
+    X(unsigned short, ushort)                                                                 \
+    X(unsigned int, uint)                                                                     \
+    X(unsigned long, ulong)                                                                   \
+    X(unsigned long long, ulonglong)
+
+#define SHMEMU_GENERIC_REDUCE_ARITH_TYPES(X)                                                  \
+    X(char, char)                                                                             \
+    X(signed char, schar)                                                                     \
+    X(short, short)                                                                           \
+    X(int, int)                                                                               \
+    X(long, long)                                                                             \
+    X(long long, longlong)                                                                    \
+    X(unsigned char, uchar)                                                                   \
+    X(unsigned short, ushort)                                                                 \
+    X(unsigned int, uint)                                                                     \
+    X(unsigned long, ulong)                                                                   \
+    X(unsigned long long, ulonglong)                                                          \
+    X(float, float)                                                                           \
+    X(double, double)
+
 #endif
