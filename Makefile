@@ -91,6 +91,10 @@ test: libs $(TEST_BIN)
 
 -include tests/tests.mk
 -include bench/bench.mk
+-include md/md.mk
+
+# Keep test objects between builds (they are intermediates of pattern rules).
+.SECONDARY:
 
 check-asan:
 	$(MAKE) BUILD=build-asan SANITIZE=address,undefined CC=clang test

@@ -38,12 +38,32 @@ struct pgas_pending {
     uint64_t signal;
 };
 
+/* Stores a naturally aligned word of 1, 2, 4 or 8 bytes as one atomic exchange; returns
+ * false for anything else. A PE may wait on a word that a put writes (OpenSHMEM allows it):
+ * its polls are atomic loads, and a plain copy would race with them under every checker.
+ * An exchange (an RMW, so valgrind sees no write to race with the polls) is also what the
+ * hardware does for a small put. The price: helgrind cannot see a plain read that races
+ * with such a small put (DRD and TSan still do); larger puts stay plain copies. */
+static bool store_word_atomically(char *target, const void *src, size_t bytes)
+{
+    if (bytes > 8 || (bytes & (bytes - 1)) != 0 || (uintptr_t)target % bytes != 0)
+        return false;
+    switch (bytes) {
+    case 1: { uint8_t v; memcpy(&v, src, 1); __atomic_exchange_n((uint8_t *)target, v, __ATOMIC_RELEASE); break; }
+    case 2: { uint16_t v; memcpy(&v, src, 2); __atomic_exchange_n((uint16_t *)(void *)target, v, __ATOMIC_RELEASE); break; }
+    case 4: { uint32_t v; memcpy(&v, src, 4); __atomic_exchange_n((uint32_t *)(void *)target, v, __ATOMIC_RELEASE); break; }
+    default: { uint64_t v; memcpy(&v, src, 8); __atomic_exchange_n((uint64_t *)(void *)target, v, __ATOMIC_RELEASE); break; }
+    }
+    return true;
+}
+
 static void copy_and_publish(char *target, const void *src, size_t bytes)
 {
     /* The start of a put is a release point: a waiter on this word (a flag written with
      * nvshmem_p after a fence) acquires everything the initiator did before. */
     pgas_hb_before(target);
-    memmove(target, src, bytes);
+    if (!store_word_atomically(target, src, bytes))
+        memmove(target, src, bytes);
     pgas_wake_range(target, bytes);
 }
 

@@ -39,6 +39,21 @@ static void print_value(FILE *f, pgas_kind kind, uint64_t v)
     }
 }
 
+bool pgas_thread_wait_info(const pgas_thread *t, pgas_wait_info *info)
+{
+    if (t == NULL || !atomic_load(&t->live) || !atomic_load(&t->wait.active))
+        return false;
+    const pgas_wait_record *r = &t->wait;
+    info->addr = (const volatile void *)atomic_load(&r->addr);
+    info->kind = (pgas_kind)atomic_load(&r->kind);
+    info->cmp = atomic_load(&r->cmp);
+    info->value = atomic_load(&r->value);
+    info->call = atomic_load(&r->call);
+    info->what = atomic_load(&r->what);
+    info->since_ns = atomic_load(&r->since_ns);
+    return atomic_load(&r->active) != 0;
+}
+
 _Noreturn void pgas_hang_report(pgas_world *world, const pgas_thread *reporter)
 {
     if (atomic_exchange(&hang_reported, 1) != 0) {

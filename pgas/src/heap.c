@@ -17,19 +17,34 @@
 #include "nvshmem.h"
 
 #define HEAP_MIN_ALIGN 64
+/* Every PE's heap starts on this boundary, so an offset aligned to anything up to it is an
+ * address aligned the same way on every PE (nvshmem_align). */
+#define HEAP_MAX_ALIGN ((size_t)2 << 20)
 
 enum { ALLOC_KIND_MALLOC = 1, ALLOC_KIND_FREE = 2 };
 
 void pgas_heap_init(pgas_world *world)
 {
+    world->heap_size = (world->heap_size + HEAP_MAX_ALIGN - 1) / HEAP_MAX_ALIGN * HEAP_MAX_ALIGN;
     size_t total = world->heap_size * (size_t)world->n_pes;
     if (world->heap_size != 0 && total / world->heap_size != (size_t)world->n_pes) {
         fprintf(stderr, "shmemu: NVSHMEM_SYMMETRIC_SIZE=%zu times %d PEs overflows; choose a "
                         "smaller heap\n", world->heap_size, world->n_pes);
         exit(2);
     }
-    void *region = mmap(NULL, total, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    /* Over-map by one alignment unit, then trim to an aligned start. */
+    char *raw = mmap(NULL, total + HEAP_MAX_ALIGN, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    char *region = MAP_FAILED;
+    if (raw != MAP_FAILED) {
+        uintptr_t start = ((uintptr_t)raw + HEAP_MAX_ALIGN - 1) & ~(uintptr_t)(HEAP_MAX_ALIGN - 1);
+        region = (char *)start;
+        if (region > raw)
+            munmap(raw, (size_t)(region - raw));
+        size_t tail = HEAP_MAX_ALIGN - (size_t)(region - raw);
+        if (tail > 0)
+            munmap(region + total, tail);
+    }
     if (region == MAP_FAILED) {
         fprintf(stderr, "shmemu: cannot map a symmetric heap of %zu bytes for %d PEs; set "
                         "NVSHMEM_SYMMETRIC_SIZE smaller\n", world->heap_size, world->n_pes);
@@ -219,6 +234,9 @@ void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero
     pgas_thread *t = pgas_require(call);
     if (alignment == 0 || (alignment & (alignment - 1)) != 0)
         pgas_fail(call, "alignment %zu is not a power of two; pass 1, 2, 4, 8, ...", alignment);
+    if (alignment > HEAP_MAX_ALIGN)
+        pgas_fail(call, "alignment %zu is above the largest supported, %zu (2 MiB)", alignment,
+                  HEAP_MAX_ALIGN);
     size_t align = alignment < HEAP_MIN_ALIGN ? HEAP_MIN_ALIGN : alignment;
     pgas_quiet(t);
     agree_on_request(t, call, ALLOC_KIND_MALLOC, size, align);

@@ -213,6 +213,17 @@ static void record_wait(pgas_thread *t, const wait_condition *c, const char *cal
     atomic_exchange(&r->active, 1);
 }
 
+/* The wait hook of this thread (pgas_thread_set_wait_hook): the emulator's block threads
+ * run other fibers from it instead of parking while some of them can still run. */
+static _Thread_local bool (*wait_hook)(void *ctx);
+static _Thread_local void *wait_hook_ctx;
+
+void pgas_thread_set_wait_hook(bool (*hook)(void *ctx), void *ctx)
+{
+    wait_hook = hook;
+    wait_hook_ctx = ctx;
+}
+
 /* any_word_of_pe >= 0: the condition reads several words of that PE's heap, so park on
  * the PE's bucket, which every write into that heap wakes while someone is parked. */
 static void wait_until_holds(wait_condition *c, const char *call, const char *what,
@@ -247,6 +258,17 @@ static void wait_until_holds(wait_condition *c, const char *call, const char *wh
     uint64_t sleep_ns = SLEEP_MIN_NS;
     double timeout_s = t != NULL ? t->world->config.hang_timeout_s : 0.0;
     for (;;) {
+        if (wait_hook != NULL && wait_hook(wait_hook_ctx)) {
+            /* Other fibers of this thread ran (and may have waited themselves): check
+             * again, and restore this wait's record, before parking. */
+            if (condition_holds(c))
+                break;
+            if (t != NULL)
+                record_wait(t, c, call, what);
+            if (timeout_s > 0.0 && (double)(pgas_now_ns() - start) * 1e-9 > timeout_s)
+                pgas_hang_report(t->world, t);
+            continue;
+        }
         uint32_t seq = atomic_load_explicit(&b->seq, memory_order_relaxed);
         atomic_fetch_add_explicit(&b->parked, 1, memory_order_relaxed);
         if (pe_parked != NULL)

@@ -9,7 +9,8 @@
  *
  * Environment (read once, when a job starts; a bad value is an error that names the variable):
  *   SHMEMU_NPES=N              PEs started by a program built with bin/shmemu-cc (default 1).
- *   NVSHMEM_SYMMETRIC_SIZE=S   symmetric heap bytes per PE; suffix K, M, G or T (default 256M).
+ *   NVSHMEM_SYMMETRIC_SIZE=S   symmetric heap bytes per PE; suffix K, M, G or T (default 256M),
+ *                              rounded up to a multiple of 2 MiB (the largest nvshmem_align).
  *   SHMEMU_HANG_TIMEOUT=SEC    a wait unsatisfied this long prints every PE's pending waits
  *                              and exits with status 3 (default 120; 0 = never).
  *   SHMEMU_CHECK_NBI=1         checking mode: puts are delivered late and reordered within
@@ -102,6 +103,27 @@ uint64_t pgas_wait_value(const volatile void *addr, pgas_kind kind, int cmp, uin
  * describes the wait in hang reports ("mbarrier 0x... phase 2"). No annotation is made. */
 void pgas_wait_predicate(const volatile void *addr, bool (*ready)(void *ctx), void *ctx,
                          const char *call, const char *what);
+
+/* The emulator's hook into waits (per thread; NULL removes it). A thread that runs several
+ * emulated GPU threads as fibers sets one: a wait whose condition is false calls hook(ctx)
+ * before it parks. The hook may run other fibers; it returns true when the condition should
+ * be checked again at once, false to let the thread park. */
+void pgas_thread_set_wait_hook(bool (*hook)(void *ctx), void *ctx);
+
+/* What a thread waits for, as its hang report would print it. */
+typedef struct pgas_wait_info {
+    const volatile void *addr;
+    pgas_kind kind; /* PGAS_KIND_NONE for a predicate wait */
+    int cmp;
+    uint64_t value;
+    const char *call;
+    const char *what;  /* predicate waits: the description, or NULL */
+    uint64_t since_ns; /* when this wait started (CLOCK_MONOTONIC) */
+} pgas_wait_info;
+
+/* Fills info and returns true when thread t is parked in (or polling in) a wait; false
+ * otherwise. Read without locks: a snapshot, for reports and stall detection. */
+bool pgas_thread_wait_info(const pgas_thread *t, pgas_wait_info *info);
 
 /* True when `current cmp value` holds for kind (NVSHMEM_CMP_* values). */
 bool pgas_compare(uint64_t current, pgas_kind kind, int cmp, uint64_t value);

@@ -1,0 +1,49 @@
+# md/md.mk: the MD app. Included by the top Makefile (after its generic rules):
+#   $(MD_LIB)   $(BUILD)/lib/libshmemu_md.a  every md/src/*.c except main.c
+#   $(MD_BIN)   bin/shmemu-md (plain build) or $(BUILD)/bin/shmemu-md
+#   md tests    $(BUILD)/tests/test_md_*: linked with libshmemu_md.a, not libshmemu.a
+#   make md        the library, the program and the md tests
+#   make md-test   builds and runs the md suites alone
+#
+# Rule choice: for $(BUILD)/tests/test_md_foo both this file's pattern and the top
+# Makefile's $(BUILD)/tests/% match; GNU make (>= 3.82) takes the one with the shorter stem,
+# this one, so the generic rule never links an md test.
+
+MD_SRC      := $(filter-out md/src/main.c,$(wildcard md/src/*.c))
+MD_OBJ      := $(MD_SRC:%.c=$(BUILD)/%.o)
+MD_MAIN_OBJ := $(BUILD)/md/src/main.o
+MD_LIB      := $(BUILD)/lib/libshmemu_md.a
+MD_BIN      := $(PROG_DIR)/shmemu-md
+MD_TEST_SRC := $(wildcard tests/test_md_*.c)
+MD_TEST_BIN := $(MD_TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: md md-test md-clean
+
+all: $(MD_BIN)
+md: $(MD_BIN) $(MD_TEST_BIN)
+
+$(MD_LIB): $(MD_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(MD_BIN): $(MD_MAIN_OBJ) $(MD_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(MD_LIB) $(LDLIBS)
+
+# Tests see md's internal headers (md/src) as well as the public one, and find their data
+# files (tests/md_data) by absolute path, wherever they are run from.
+$(BUILD)/tests/test_md_%.o: CPPFLAGS += -Imd/src -DMD_TEST_DATA_DIR='"$(CURDIR)/tests/md_data"'
+
+$(BUILD)/tests/test_md_%: $(BUILD)/tests/test_md_%.o $(MD_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(MD_LIB) -lcmocka $(LDLIBS)
+
+md-test: $(MD_TEST_BIN)
+	@set -e; for t in $(MD_TEST_BIN); do echo "== $$t"; $$t; done
+
+# `make clean` removes build/ (and with it the library and tests); the program lives in bin/.
+clean: md-clean
+md-clean:
+	rm -f $(MD_BIN)
+
+-include $(MD_OBJ:.o=.d) $(MD_MAIN_OBJ:.o=.d)

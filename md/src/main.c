@@ -1,0 +1,148 @@
+/*
+ * main.c: bin/shmemu-md, the serial driver's command line. Exit status: 0 on success, 1 on a
+ * bad request or input (with a message), 3 when --check finds a problem.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "fixed.h"
+#include "options.h"
+#include "sim.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void print_thermo(const md_thermo *t, double etot0)
+{
+    printf("%8ld %12.8f %14.10f %13.10f %14.10f %12.8f %12.4e %" PRId64 ",%" PRId64 ",%" PRId64
+           " %016" PRIx64 "\n",
+           t->step, t->temp, t->epot, t->ekin, t->etot, t->press, t->etot - etot0,
+           t->momentum[0], t->momentum[1], t->momentum[2], t->checksum);
+}
+
+typedef struct check_totals {
+    long searches;
+    int64_t missed;   /* pairs inside rc that no list held, summed over steps */
+    long bad;
+} check_totals;
+
+static void run_checks(const md_sim *s, check_totals *ct)
+{
+    bool search = s->last_search == s->step;
+    md_pair_report rep;
+    md_error err;
+    if (search) {
+        ct->searches++;
+        md_check_pairs(s, s->lj.rlist2, &rep);
+        if (rep.missing || rep.duplicates || rep.beyond || rep.bad_displacement) {
+            ct->bad++;
+            fprintf(stderr, "shmemu-md: --check: step %ld: pair lists wrong: %" PRId64
+                    " pairs within rlist missing, %" PRId64 " duplicated, %" PRId64
+                    " beyond rlist, %" PRId64 " at a wrong image (brute force %" PRId64
+                    ", listed %" PRId64 ")\n", s->step, rep.missing, rep.duplicates,
+                    rep.beyond, rep.bad_displacement, rep.brute, rep.listed);
+        }
+    } else {
+        md_check_pairs(s, s->lj.rc2, &rep);
+        ct->missed += rep.missing;
+    }
+    int64_t halo = md_check_halo(s, search, &err);
+    if (halo) {
+        ct->bad++;
+        fprintf(stderr, "shmemu-md: --check: step %ld: %" PRId64 " halo problems; first: %s\n",
+                s->step, halo, err.msg);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    md_options o;
+    md_error err;
+    if (md_options_parse(argc, argv, &o, &err) != 0) {
+        fprintf(stderr, "shmemu-md: %s\n", err.msg);
+        return 1;
+    }
+    if (o.help) {
+        md_options_usage(stdout);
+        return 0;
+    }
+    md_system sys;
+    int rc = o.data ? md_lammps_read(o.data, o.par.dt, &sys, &err)
+                    : md_system_fcc(&sys, &o.lat, o.par.dt, &err);
+    if (rc != 0) {
+        fprintf(stderr, "shmemu-md: %s\n", err.msg);
+        return 1;
+    }
+    double t0 = now_s();
+    md_sim *s = md_sim_create(&sys, &o.par, &o.dd, &err);
+    if (!s) {
+        fprintf(stderr, "shmemu-md: %s\n", err.msg);
+        md_system_free(&sys);
+        return 1;
+    }
+    double t_setup = now_s() - t0;
+    int grid[3], pulses[3];
+    md_sim_grid(s, grid, pulses);
+    printf("# shmemu-md: %d atoms, box %.6f x %.6f x %.6f sigma, %s\n", sys.atoms.n,
+           md_pos_to_double(sys.box.len[0]), md_pos_to_double(sys.box.len[1]),
+           md_pos_to_double(sys.box.len[2]), o.data ? o.data : "fcc lattice");
+    printf("# rc %g skin %g nstlist %d dt %g steps %ld shift %s\n", o.par.rc, o.par.skin,
+           o.par.nstlist, o.par.dt, o.par.steps, o.par.shift ? "yes" : "no");
+    printf("# decomposition %dx%dx%d (%d PEs, simulated serially), pulses x %d y %d z %d, "
+           "order %c%c%c\n", grid[0], grid[1], grid[2], o.dd.pes, pulses[0], pulses[1],
+           pulses[2], "xyz"[o.dd.order[0]], "xyz"[o.dd.order[1]], "xyz"[o.dd.order[2]]);
+    printf("#   step         temp           epot          ekin           etot        press "
+           "       drift momentum checksum\n");
+    md_thermo th;
+    md_sim_thermo(s, &th);
+    const double etot0 = th.etot;
+    print_thermo(&th, etot0);
+    check_totals ct = {0, 0, 0};
+    if (o.check)
+        run_checks(s, &ct);
+    double t1 = now_s();
+    int status = 0;
+    for (long step = 1; step <= o.par.steps; step++) {
+        bool out = step == o.par.steps || (o.par.thermo > 0 && step % o.par.thermo == 0);
+        if (md_sim_step(s, out, &err) != 0) {
+            fprintf(stderr, "shmemu-md: %s\n", err.msg);
+            status = 1;
+            break;
+        }
+        if (o.check)
+            run_checks(s, &ct);
+        if (out) {
+            md_sim_thermo(s, &th);
+            print_thermo(&th, etot0);
+        }
+    }
+    double t_run = now_s() - t1;
+    long done = md_sim_steps_done(s);
+    if (o.check) {
+        printf("# check: %ld searches, %s; %" PRId64 " pairs within rc missed between "
+               "searches\n", ct.searches, ct.bad ? "PROBLEMS (see stderr)" : "lists and halos "
+               "exact", ct.missed);
+        if (ct.bad && status == 0)
+            status = 3;
+    }
+    if (done > 0 && th.has_energy) {
+        double tau = (double)done * o.par.dt;
+        printf("# energy drift %.6e per atom over %.6g tau: %.6e per atom per tau\n",
+               th.etot - etot0, tau, (th.etot - etot0) / tau);
+    }
+    if (done > 0)
+        fprintf(stderr, "shmemu-md: %ld steps in %.3f s (setup %.3f s): %.4g atom-steps/s\n",
+                done, t_run, t_setup, (double)sys.atoms.n * (double)done / t_run);
+    printf("checksum %016" PRIx64 "\n", md_sim_checksum(s));
+    md_sim_destroy(s);
+    md_system_free(&sys);
+    return status;
+}

@@ -1,0 +1,233 @@
+/*
+ * options.c: command-line parsing for bin/shmemu-md. "--name value" and "--name=value".
+ */
+#include "options.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void md_options_usage(FILE *f)
+{
+    fputs(
+        "usage: shmemu-md [options]\n"
+        "\n"
+        "Lennard-Jones MD (reduced units, velocity Verlet NVE, periodic box) with a GROMACS-\n"
+        "style domain decomposition whose PEs are simulated one after another in this\n"
+        "process. Every decomposition gives the same bits: the checksum of positions,\n"
+        "momenta and forces printed on each thermo line is the same for any --pes/--dd.\n"
+        "\n"
+        "system (an fcc lattice unless --data is given):\n"
+        "  --cells N | X,Y,Z     fcc unit cells, 4 atoms each (default 5)\n"
+        "  --density RHO         atoms per sigma^3 (default 0.8442)\n"
+        "  --temperature T       initial temperature (default 1.44)\n"
+        "  --seed S              velocity seed (default 12345)\n"
+        "  --data FILE           LAMMPS data file, atom_style atomic\n"
+        "run:\n"
+        "  --steps N             steps (default 100)\n"
+        "  --dt DT               time step, tau (default 0.005)\n"
+        "  --rc RC               LJ cut-off, sigma (default 2.5)\n"
+        "  --skin S              pair-list buffer, sigma (default 0.3)\n"
+        "  --nstlist N           steps between pair searches (default 20)\n"
+        "  --shift               shift the LJ energy to 0 at the cut-off\n"
+        "  --thermo N            thermo line every N steps; 0: first and last (default 10)\n"
+        "decomposition (simulated serially):\n"
+        "  --pes N               PEs (default 1, or the product of --dd)\n"
+        "  --dd AxBxC            domains along x, y, z (default: chosen from --pes and the box)\n"
+        "  --dim-order zyx|xyz   pulse order of the dimensions (default zyx, as paper 000)\n"
+        "checking:\n"
+        "  --check               brute-force oracles every step: pair lists complete at each\n"
+        "                        search, pairs missed between searches, halo contents\n"
+        "                        (O(N^2): small systems)\n"
+        "  --help                this text\n"
+        "\n"
+        "Output: a header (# lines), thermo lines (step temp epot ekin etot press drift\n"
+        "momentum checksum; energies per atom, drift = etot - etot(0)), and as the last line\n"
+        "'checksum <16 hex digits>'. Timing goes to standard error.\n",
+        f);
+}
+
+static int parse_long(const char *opt, const char *v, long lo, long hi, long *out,
+                      md_error *err)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno == ERANGE || x < lo || x > hi)
+        return md_fail(err, "%s '%s': give a whole number from %ld to %ld", opt, v, lo, hi);
+    *out = x;
+    return 0;
+}
+
+static int parse_real(const char *opt, const char *v, double *out, md_error *err)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end != '\0' || errno == ERANGE || !isfinite(x))
+        return md_fail(err, "%s '%s': give a number", opt, v);
+    *out = x;
+    return 0;
+}
+
+/* "N" or "X,Y,Z" (also "XxYxZ" for --dd). */
+static int parse_triple(const char *opt, const char *v, char sep, bool single_ok, int out[3],
+                        md_error *err)
+{
+    long x[3];
+    const char *s = v;
+    int k = 0;
+    for (; k < 3; k++) {
+        char *end;
+        errno = 0;
+        x[k] = strtol(s, &end, 10);
+        if (end == s || errno == ERANGE || x[k] < 1 || x[k] > 100000)
+            goto bad;
+        s = end;
+        if (*s == '\0')
+            break;
+        if (*s != sep || k == 2)
+            goto bad;
+        s++;
+    }
+    if (k == 0 && single_ok) {
+        out[0] = out[1] = out[2] = (int)x[0];
+        return 0;
+    }
+    if (k != 2)
+        goto bad;
+    for (int d = 0; d < 3; d++)
+        out[d] = (int)x[d];
+    return 0;
+bad:
+    if (single_ok)
+        return md_fail(err, "%s '%s': give N or X%cY%cZ (positive whole numbers)", opt, v, sep,
+                       sep);
+    return md_fail(err, "%s '%s': give AxBxC, e.g. 2x2x1", opt, v);
+}
+
+int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
+{
+    memset(o, 0, sizeof *o);
+    md_params_default(&o->par);
+    md_lattice_default(&o->lat);
+    md_ddparams_default(&o->dd);
+    bool pes_given = false, dd_given = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0)
+            return md_fail(err, "unexpected argument '%s'; options start with -- (see --help)",
+                           a);
+        char name[64];
+        const char *val = NULL;
+        const char *eq = strchr(a, '=');
+        size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+        if (nl >= sizeof name)
+            return md_fail(err, "unknown option '%s' (see --help)", a);
+        memcpy(name, a, nl);
+        name[nl] = '\0';
+        if (eq)
+            val = eq + 1;
+        static const char *flags[] = {"--help", "--shift", "--check"};
+        static const char *valued[] = {
+            "--cells", "--density", "--temperature", "--seed", "--data", "--steps",
+            "--dt", "--rc", "--skin", "--nstlist", "--thermo", "--pes", "--dd",
+            "--dim-order", "--halo", "--transport", "--dump", "--checkpoint", "--restart"};
+        bool is_flag = false, known = false;
+        for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
+            is_flag |= strcmp(name, flags[k]) == 0;
+        for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
+            known |= strcmp(name, valued[k]) == 0;
+        if (!is_flag && !known)
+            return md_fail(err, "unknown option '%s' (see --help)", name);
+        if (is_flag) {
+            if (val)
+                return md_fail(err, "%s takes no value", name);
+        } else if (!val) {
+            if (i + 1 >= argc)
+                return md_fail(err, "%s needs a value (see --help)", name);
+            val = argv[++i];
+        }
+        long l;
+        int rc = 0;
+        if (!strcmp(name, "--help")) {
+            o->help = true;
+        } else if (!strcmp(name, "--shift")) {
+            o->par.shift = true;
+        } else if (!strcmp(name, "--check")) {
+            o->check = true;
+        } else if (!strcmp(name, "--cells")) {
+            rc = parse_triple(name, val, ',', true, o->lat.cells, err);
+            o->lattice_given = true;
+        } else if (!strcmp(name, "--density")) {
+            rc = parse_real(name, val, &o->lat.density, err);
+            o->lattice_given = true;
+        } else if (!strcmp(name, "--temperature")) {
+            rc = parse_real(name, val, &o->lat.temperature, err);
+            o->lattice_given = true;
+        } else if (!strcmp(name, "--seed")) {
+            char *end;
+            errno = 0;
+            unsigned long long s = strtoull(val, &end, 10);
+            if (end == val || *end != '\0' || errno == ERANGE || val[0] == '-')
+                return md_fail(err, "--seed '%s': give a non-negative whole number", val);
+            o->lat.seed = s;
+            o->lattice_given = true;
+        } else if (!strcmp(name, "--data")) {
+            o->data = val;
+        } else if (!strcmp(name, "--steps")) {
+            rc = parse_long(name, val, 0, LONG_MAX / 2, &l, err);
+            o->par.steps = l;
+        } else if (!strcmp(name, "--dt")) {
+            rc = parse_real(name, val, &o->par.dt, err);
+        } else if (!strcmp(name, "--rc")) {
+            rc = parse_real(name, val, &o->par.rc, err);
+        } else if (!strcmp(name, "--skin")) {
+            rc = parse_real(name, val, &o->par.skin, err);
+        } else if (!strcmp(name, "--nstlist")) {
+            rc = parse_long(name, val, 1, INT_MAX, &l, err);
+            o->par.nstlist = (int)l;
+        } else if (!strcmp(name, "--thermo")) {
+            rc = parse_long(name, val, 0, INT_MAX, &l, err);
+            o->par.thermo = (int)l;
+        } else if (!strcmp(name, "--pes")) {
+            rc = parse_long(name, val, 1, 4096, &l, err);
+            o->dd.pes = (int)l;
+            pes_given = true;
+        } else if (!strcmp(name, "--dd")) {
+            rc = parse_triple(name, val, 'x', false, o->dd.grid, err);
+            dd_given = true;
+        } else if (!strcmp(name, "--dim-order")) {
+            if (!strcmp(val, "zyx")) {
+                o->dd.order[0] = 2;
+                o->dd.order[1] = 1;
+                o->dd.order[2] = 0;
+            } else if (!strcmp(val, "xyz")) {
+                o->dd.order[0] = 0;
+                o->dd.order[1] = 1;
+                o->dd.order[2] = 2;
+            } else {
+                return md_fail(err, "--dim-order '%s': give zyx or xyz", val);
+            }
+        } else if (!strcmp(name, "--halo") || !strcmp(name, "--transport") ||
+                   !strcmp(name, "--dump") || !strcmp(name, "--checkpoint") ||
+                   !strcmp(name, "--restart")) {
+            return md_fail(err, "%s is not implemented yet in this serial driver (issue 4); "
+                           "leave it out", name);
+        } else {
+            return md_fail(err, "unknown option '%s' (see --help)", name);
+        }
+        if (rc != 0)
+            return -1;
+    }
+    if (o->data && o->lattice_given)
+        return md_fail(err, "--data reads the atoms from a file: leave out --cells, --density, "
+                            "--temperature and --seed");
+    if (dd_given && !pes_given)
+        o->dd.pes = o->dd.grid[0] * o->dd.grid[1] * o->dd.grid[2];
+    return 0;
+}

@@ -1,0 +1,26 @@
+/*
+ * options.h: the command line of bin/shmemu-md, parsed into plain structs (testable).
+ */
+#ifndef MD_OPTIONS_H
+#define MD_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "shmemu/md.h"
+
+typedef struct md_options {
+    md_params par;
+    md_lattice lat;
+    md_ddparams dd;
+    const char *data;   /* --data FILE, or NULL for the lattice */
+    bool lattice_given; /* any of --cells --density --temperature --seed */
+    bool help;
+    bool check;         /* --check: brute-force pair and halo oracles every step */
+} md_options;
+
+/* Fills o from argv (defaults first). Returns -1 with a message naming the option. */
+int md_options_parse(int argc, char **argv, md_options *o, md_error *err);
+void md_options_usage(FILE *f);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * util.c: error formatting, allocation that cannot return NULL, and the md_atoms arrays.
+ */
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int md_fail(md_error *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static void out_of_memory(size_t bytes)
+{
+    fprintf(stderr, "shmemu-md: out of memory allocating %zu bytes; run a smaller system\n",
+            bytes);
+    exit(2);
+}
+
+void *md_xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p)
+        out_of_memory(bytes);
+    return p;
+}
+
+void *md_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        out_of_memory(n * size);
+    return p;
+}
+
+void *md_xrealloc(void *old, size_t bytes)
+{
+    void *p = realloc(old, bytes ? bytes : 1);
+    if (!p)
+        out_of_memory(bytes);
+    return p;
+}
+
+void md_atoms_reserve(md_atoms *a, int32_t cap)
+{
+    if (cap <= a->cap)
+        return;
+    int32_t c = a->cap ? a->cap : 16;
+    while (c < cap)
+        c = (c > INT32_MAX / 2) ? INT32_MAX : 2 * c;
+    size_t n = (size_t)c;
+    a->id = md_xrealloc(a->id, n * sizeof *a->id);
+    a->type = md_xrealloc(a->type, n * sizeof *a->type);
+    a->zone = md_xrealloc(a->zone, n * sizeof *a->zone);
+    for (int d = 0; d < 3; d++) {
+        a->x[d] = md_xrealloc(a->x[d], n * sizeof *a->x[d]);
+        a->p[d] = md_xrealloc(a->p[d], n * sizeof *a->p[d]);
+        a->f[d] = md_xrealloc(a->f[d], n * sizeof *a->f[d]);
+    }
+    a->cap = c;
+}
+
+void md_atoms_free(md_atoms *a)
+{
+    free(a->id);
+    free(a->type);
+    free(a->zone);
+    for (int d = 0; d < 3; d++) {
+        free(a->x[d]);
+        free(a->p[d]);
+        free(a->f[d]);
+    }
+    memset(a, 0, sizeof *a);
+}
+
+void md_atoms_copy1(md_atoms *dst, int32_t di, const md_atoms *src, int32_t si)
+{
+    dst->id[di] = src->id[si];
+    dst->type[di] = src->type[si];
+    dst->zone[di] = src->zone[si];
+    for (int d = 0; d < 3; d++) {
+        dst->x[d][di] = src->x[d][si];
+        dst->p[d][di] = src->p[d][si];
+        dst->f[d][di] = src->f[d][si];
+    }
+}
+
+void md_atoms_push(md_atoms *dst, const md_atoms *src, int32_t si)
+{
+    if (dst->n == dst->cap)
+        md_atoms_reserve(dst, dst->n + 1);
+    md_atoms_copy1(dst, dst->n, src, si);
+    dst->n++;
+}
+
+#define PERMUTE(arr, T)                                                                       \
+    do {                                                                                      \
+        T *tmp_ = md_xmalloc((size_t)n * sizeof(T));                                          \
+        for (int32_t k = 0; k < n; k++)                                                       \
+            tmp_[k] = (arr)[perm[k]];                                                         \
+        memcpy((arr), tmp_, (size_t)n * sizeof(T));                                           \
+        free(tmp_);                                                                           \
+    } while (0)
+
+void md_atoms_permute(md_atoms *a, const int32_t *perm, int32_t n)
+{
+    PERMUTE(a->id, int64_t);
+    PERMUTE(a->type, int32_t);
+    PERMUTE(a->zone, uint8_t);
+    for (int d = 0; d < 3; d++) {
+        PERMUTE(a->x[d], int64_t);
+        PERMUTE(a->p[d], int64_t);
+        PERMUTE(a->f[d], int64_t);
+    }
+}
+
+void md_atoms_clone(md_atoms *dst, const md_atoms *src)
+{
+    memset(dst, 0, sizeof *dst);
+    md_atoms_reserve(dst, src->n > 0 ? src->n : 1);
+    size_t n = (size_t)src->n;
+    if (n) {
+        memcpy(dst->id, src->id, n * sizeof *src->id);
+        memcpy(dst->type, src->type, n * sizeof *src->type);
+        memcpy(dst->zone, src->zone, n * sizeof *src->zone);
+        for (int d = 0; d < 3; d++) {
+            memcpy(dst->x[d], src->x[d], n * sizeof *src->x[d]);
+            memcpy(dst->p[d], src->p[d], n * sizeof *src->p[d]);
+            memcpy(dst->f[d], src->f[d], n * sizeof *src->f[d]);
+        }
+    }
+    dst->n = src->n;
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# run-suites.sh: runs the cmocka suites, natively or under a valgrind tool.
+#
+#   scripts/run-suites.sh TOOL BIN...
+#
+# TOOL is "" (run each BIN as it is), "helgrind" or "drd" (run each BIN under
+# `valgrind --tool=TOOL --error-exitcode=1`, with tests/valgrind.supp when that file exists,
+# so that a race report fails the suite). Each suite's output is kept in a log and printed
+# only when the suite fails (VERBOSE=1 prints every log). Prints one PASS/FAIL line per suite
+# with its time, then exactly one line "N passed, N failed" (suites), and exits non-zero if
+# any suite failed.
+#
+# Environment: SUITE_TIMEOUT (seconds per suite; default 300 natively, 1800 under valgrind),
+# SHMEMU_HANG_TIMEOUT (default 60 natively, 900 under valgrind), VALGRIND_FLAGS (extra
+# valgrind options), VERBOSE=1.
+set -u
+
+if [ $# -lt 1 ]; then
+    echo "usage: $0 TOOL BIN...   (TOOL: \"\" for native, helgrind or drd)" >&2
+    exit 2
+fi
+tool=$1
+shift
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+supp="$here/tests/valgrind.supp"
+
+runner=()
+case "$tool" in
+"")
+    : "${SUITE_TIMEOUT:=300}"
+    # A wait that hangs fails its suite within a minute rather than two.
+    : "${SHMEMU_HANG_TIMEOUT:=60}"
+    export SHMEMU_HANG_TIMEOUT
+    ;;
+helgrind | drd)
+    if ! command -v valgrind >/dev/null 2>&1; then
+        echo "run-suites: valgrind is not installed (Debian: apt-get install valgrind)" >&2
+        exit 2
+    fi
+    : "${SUITE_TIMEOUT:=1800}"
+    # A wait under valgrind is many times slower: a hang report must mean a hang.
+    : "${SHMEMU_HANG_TIMEOUT:=900}"
+    export SHMEMU_HANG_TIMEOUT
+    runner=(valgrind "--tool=$tool" --error-exitcode=1 --quiet
+            # the misuse and hang tests fork children that are expected to die:
+            # their reports are not the suite's
+            --child-silent-after-fork=yes
+            # threads that park and wake each other make progress in turn
+            --fair-sched=yes)
+    if [ "$tool" = helgrind ]; then
+        # Both stacks of a race, at a lower cost than "full" history.
+        runner+=(--history-level=approx)
+    fi
+    if [ -f "$supp" ]; then
+        runner+=("--suppressions=$supp")
+    fi
+    # shellcheck disable=SC2206
+    runner+=(${VALGRIND_FLAGS:-})
+    ;;
+*)
+    echo "run-suites: unknown tool \"$tool\"; use \"\", helgrind or drd" >&2
+    exit 2
+    ;;
+esac
+
+# The misuse tests abort on purpose: no core files.
+ulimit -c 0 2>/dev/null || true
+
+logs=$(mktemp -d "${TMPDIR:-/tmp}/run-suites.XXXXXX")
+trap 'rm -rf "$logs"' EXIT
+
+passed=0
+failed=0
+failed_names=()
+for bin in "$@"; do
+    name=$(basename "$bin")
+    log="$logs/$name.log"
+    if [ ! -x "$bin" ]; then
+        printf 'FAIL  %-14s (not built: %s)\n' "$name" "$bin"
+        failed=$((failed + 1))
+        failed_names+=("$name")
+        continue
+    fi
+    start=$(date +%s.%N)
+    timeout -k 10 "$SUITE_TIMEOUT" "${runner[@]}" "$bin" >"$log" 2>&1
+    rc=$?
+    end=$(date +%s.%N)
+    secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+    note=""
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        note=" (killed after ${SUITE_TIMEOUT} s)"
+    elif [ $rc -ne 0 ]; then
+        note=" (exit status $rc)"
+    fi
+    if [ $rc -eq 0 ]; then
+        printf 'PASS  %-14s %7s s\n' "$name" "$secs"
+        passed=$((passed + 1))
+        if [ "${VERBOSE:-0}" = 1 ]; then
+            sed 's/^/    /' "$log"
+        fi
+    else
+        printf 'FAIL  %-14s %7s s%s\n' "$name" "$secs" "$note"
+        sed 's/^/    /' "$log"
+        failed=$((failed + 1))
+        failed_names+=("$name")
+    fi
+done
+
+if [ $failed -gt 0 ]; then
+    echo "failed: ${failed_names[*]}" >&2
+fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

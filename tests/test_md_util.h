@@ -1,0 +1,98 @@
+/*
+ * test_md_util.h: helpers shared by the md suites (test_md_*.c): small systems, runs, and
+ * the valgrind scale-down. Header-only, so that each suite stays one file to build.
+ */
+#ifndef TEST_MD_UTIL_H
+#define TEST_MD_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <valgrind/valgrind.h>
+
+#include "fixed.h"
+#include "rng.h"
+#include "shmemu/md.h"
+#include "sim.h"
+#include "util.h"
+
+static inline bool md_test_valgrind(void) { return RUNNING_ON_VALGRIND != 0; }
+
+/* n natively, max(1, n / div) under valgrind. */
+static inline int md_test_scaled(int n, int div)
+{
+    if (!md_test_valgrind())
+        return n;
+    return n / div > 0 ? n / div : 1;
+}
+
+static inline void md_test_fcc(md_system *sys, int cx, int cy, int cz, double temp,
+                               uint64_t seed, double dt)
+{
+    md_lattice lat;
+    md_lattice_default(&lat);
+    lat.cells[0] = cx;
+    lat.cells[1] = cy;
+    lat.cells[2] = cz;
+    lat.temperature = temp;
+    lat.seed = seed;
+    md_error err;
+    int rc = md_system_fcc(sys, &lat, dt, &err);
+    if (rc != 0)
+        fail_msg("md_system_fcc: %s", err.msg);
+}
+
+/* Moves every atom by a uniform random amount in [-amp, amp) σ per component (wrapped),
+ * deterministic in seed. */
+static inline void md_test_jiggle(md_system *sys, double amp, uint64_t seed)
+{
+    md_atoms *a = &sys->atoms;
+    for (int32_t i = 0; i < a->n; i++)
+        for (int d = 0; d < 3; d++) {
+            double u = md_uniform_centered(md_hash3(seed, (uint64_t)a->id[i], (uint64_t)d + 7));
+            a->x[d][i] = md_wrap(a->x[d][i] + md_pos_from_double(2.0 * amp * u), sys->box.len[d]);
+        }
+}
+
+static inline md_sim *md_test_sim(const md_system *sys, const md_params *par, int nx, int ny,
+                                  int nz, bool xyz_order)
+{
+    md_ddparams dd;
+    md_ddparams_default(&dd);
+    dd.pes = nx * ny * nz;
+    dd.grid[0] = nx;
+    dd.grid[1] = ny;
+    dd.grid[2] = nz;
+    if (xyz_order) {
+        dd.order[0] = 0;
+        dd.order[1] = 1;
+        dd.order[2] = 2;
+    }
+    md_error err;
+    md_sim *s = md_sim_create(sys, par, &dd, &err);
+    if (!s)
+        fail_msg("md_sim_create %dx%dx%d: %s", nx, ny, nz, err.msg);
+    return s;
+}
+
+static inline void md_test_step(md_sim *s, bool energy)
+{
+    md_error err;
+    if (md_sim_step(s, energy, &err) != 0)
+        fail_msg("md_sim_step: %s", err.msg);
+}
+
+/* Asserts that haystack contains needle, printing both when not. */
+static inline void md_test_contains(const char *haystack, const char *needle)
+{
+    if (!strstr(haystack, needle))
+        fail_msg("expected '%s' in message: %s", needle, haystack);
+}
+
+#endif
