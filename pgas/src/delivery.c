@@ -142,6 +142,22 @@ static void deliver_some(pgas_thread *t)
     }
 }
 
+/* Queues a put (checking mode): a blocking put snapshots its source, since the caller may
+ * reuse it on return; a non-blocking one reads the source at delivery. */
+static void queue_put(pgas_thread *t, pgas_pending *p, bool nbi)
+{
+    if (!nbi && p->bytes > 0) {
+        p->snapshot = malloc(p->bytes);
+        if (p->snapshot == NULL) {
+            fprintf(stderr, "shmemu: out of memory queueing a put of %zu bytes\n", p->bytes);
+            exit(2);
+        }
+        memcpy(p->snapshot, p->src, p->bytes);
+    }
+    deliver_some(t);
+    enqueue(t, p);
+}
+
 void pgas_deliver_put(pgas_thread *t, int pe, char *target, const void *src, size_t bytes,
                       bool nbi)
 {
@@ -152,16 +168,7 @@ void pgas_deliver_put(pgas_thread *t, int pe, char *target, const void *src, siz
     }
     pgas_pending p = {.pe = pe, .epoch = t->fence_epoch, .target = target, .src = src,
                       .bytes = bytes};
-    if (!nbi && bytes > 0) {
-        p.snapshot = malloc(bytes);
-        if (p.snapshot == NULL) {
-            fprintf(stderr, "shmemu: out of memory queueing a put of %zu bytes\n", bytes);
-            exit(2);
-        }
-        memcpy(p.snapshot, src, bytes);
-    }
-    deliver_some(t);
-    enqueue(t, &p);
+    queue_put(t, &p, nbi);
 }
 
 void pgas_deliver_put_signal(pgas_thread *t, int pe, char *target, const void *src,
@@ -177,16 +184,7 @@ void pgas_deliver_put_signal(pgas_thread *t, int pe, char *target, const void *s
     pgas_pending p = {.pe = pe, .epoch = t->fence_epoch, .target = target, .src = src,
                       .bytes = bytes, .has_signal = true, .sig_target = sig_target,
                       .sig_op = sig_op, .signal = signal};
-    if (!nbi && bytes > 0) {
-        p.snapshot = malloc(bytes);
-        if (p.snapshot == NULL) {
-            fprintf(stderr, "shmemu: out of memory queueing a put of %zu bytes\n", bytes);
-            exit(2);
-        }
-        memcpy(p.snapshot, src, bytes);
-    }
-    deliver_some(t);
-    enqueue(t, &p);
+    queue_put(t, &p, nbi);
 }
 
 void pgas_deliver_get(pgas_thread *t, int pe, char *local_dest, const char *remote_src,
