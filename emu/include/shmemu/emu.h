@@ -1,0 +1,192 @@
+/*
+ * shmemu/emu.h: the CUDA execution emulator's host interface.
+ *
+ * Kernels are written once in the kernel dialect (shmemu/kernel.h) and launched with its
+ * LAUNCH macro, which calls emu_launch. Host code uses the CUDA runtime's names for the
+ * little of it that GPU-initiated communication code needs (streams with priorities,
+ * events, synchronization, device memory), so the same host code also builds with nvcc.
+ *
+ * Execution (docs/emu.md has the whole model):
+ *   - every block is a pthread attached to its PE (pgas_thread_attach); every block of
+ *     every kernel in flight on every PE is live at once, unless a residency limit is set;
+ *   - the threads of a block are fibers of the block's pthread, switching at __syncthreads,
+ *     __syncwarp, warp collectives, mbarrier waits and every wait that would park;
+ *   - each stream of a PE is a pthread that runs its operations in order; streams run
+ *     concurrently. The default stream (NULL) is one more stream of the PE, with no implicit
+ *     synchronization with the others (as CUDA's per-thread default stream).
+ *
+ * Environment (read when a PE first uses the emulator):
+ *   SHMEMU_EMU_SMS=N        resident blocks per PE ("SMs"; default 0 = every block resident).
+ *                           A kernel that would deadlock on a GPU with N SMs is reported.
+ *   SHMEMU_EMU_STALL=SEC    how long every resident block (and the host) must be parked,
+ *                           with blocks waiting for an SM, before that report (default 5;
+ *                           20 under valgrind).
+ *   SHMEMU_EMU_TRACE=PATH   record block timings and write PE p's Chrome trace (Perfetto)
+ *                           to PATH with "%d" replaced by p (or ".p" appended) at PE exit.
+ *   SHMEMU_EMU_STACK=BYTES  fiber stack size per emulated thread (default 64K; more under
+ *                           sanitizers).
+ */
+#ifndef SHMEMU_EMU_H
+#define SHMEMU_EMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvshmem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- CUDA runtime types and names (the subset the emulator provides) ------------------- */
+
+typedef struct dim3 {
+    unsigned int x, y, z;
+} dim3;
+
+typedef struct emu_stream *cudaStream_t;
+typedef struct emu_event *cudaEvent_t;
+
+typedef enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorNotReady = 600,
+    cudaErrorCooperativeLaunchTooLarge = 720
+} cudaError_t;
+
+enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
+enum { cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2 };
+
+typedef enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+} cudaMemcpyKind;
+
+/* Stream priorities: lower numbers are higher priorities, as in CUDA; the range is
+ * [greatest, least] = [-5, 0]. Values outside it are clamped. */
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags,
+                                         int priority);
+/* Waits for the stream's work, then frees it. */
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+/* cudaSuccess when all its work is done, cudaErrorNotReady otherwise. */
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
+/* Waits for every stream of the calling PE. */
+cudaError_t cudaDeviceSynchronize(void);
+
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+/* Milliseconds between two completed events. */
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+
+/* Device memory is host memory here (zeroed by cudaMalloc); copies are plain. */
+cudaError_t cudaMalloc(void **ptr, size_t size);
+cudaError_t cudaFree(void *ptr);
+cudaError_t cudaMemset(void *ptr, int value, size_t count);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+
+/* The error of the last failed launch or call of this thread, then cudaSuccess. */
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorString(cudaError_t error);
+
+/* ---- launching (LAUNCH and LAUNCH_COOP in shmemu/kernel.h call this) -------------------- */
+
+typedef struct emu_kernel {
+    const char *name;
+    void (*entry)(const void *args); /* unpacks the argument struct and runs the kernel */
+    size_t arg_size;
+} emu_kernel;
+
+/* Queues kernel k on stream (NULL: the PE's default stream) with a copy of its argument
+ * struct. cooperative: every block must be resident at once (grid_sync is allowed).
+ * Returns cudaSuccess or, after printing why, an error (also kept for cudaGetLastError). */
+cudaError_t emu_launch(const emu_kernel *k, dim3 grid, dim3 block, size_t dynamic_shared,
+                       cudaStream_t stream, const void *args, size_t arg_size,
+                       bool cooperative);
+
+/* ---- options and records (this PE) ------------------------------------------------------- */
+
+/* Resident blocks per PE (0: no limit). Applies to blocks admitted from now on. */
+void emu_set_sm_limit(int sms);
+/* Records each block's start, end and SM from now on (SHMEMU_EMU_TRACE turns it on). */
+void emu_set_timing(bool on);
+
+typedef struct emu_block_record {
+    const char *kernel; /* the kernel's name (static storage) */
+    unsigned launch;    /* launch number on this PE, from 1 */
+    int stream;         /* stream number on this PE (0 = default stream) */
+    int priority;
+    dim3 block;
+    int sm;             /* the SM slot the block held */
+    uint64_t admitted;  /* admission order on this PE, from 1 */
+    uint64_t start_ns;  /* CLOCK_MONOTONIC */
+    uint64_t end_ns;
+} emu_block_record;
+
+/* Copies up to max of this PE's block records of finished kernels (call after a
+ * synchronize), in admission order; returns how many exist. */
+size_t emu_block_records(emu_block_record *out, size_t max);
+/* Writes this PE's records as Chrome trace-event JSON (tmp file + rename). 0 or -1. */
+int emu_trace_write(const char *path);
+/* Blocks of this PE's kernels that wait for an SM (with a residency limit). */
+int emu_blocks_waiting_for_sm(void);
+/* Waits until at least n blocks of this PE wait for an SM (for tests and tools). */
+void emu_wait_blocks_waiting_for_sm(int n);
+
+/* ---- NVSHMEM's stream calls -------------------------------------------------------------- */
+/* Each is queued on the stream and runs in stream order, on the stream's thread. Sources are
+ * read when the operation runs, as on a GPU. */
+
+void nvshmemx_putmem_on_stream(void *dest, const void *source, size_t bytes, int pe,
+                               cudaStream_t stream);
+void nvshmemx_putmem_nbi_on_stream(void *dest, const void *source, size_t bytes, int pe,
+                                   cudaStream_t stream);
+void nvshmemx_getmem_on_stream(void *dest, const void *source, size_t bytes, int pe,
+                               cudaStream_t stream);
+void nvshmemx_getmem_nbi_on_stream(void *dest, const void *source, size_t bytes, int pe,
+                                   cudaStream_t stream);
+void nvshmemx_putmem_signal_on_stream(void *dest, const void *source, size_t bytes,
+                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                      cudaStream_t stream);
+void nvshmemx_putmem_signal_nbi_on_stream(void *dest, const void *source, size_t bytes,
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                          int pe, cudaStream_t stream);
+void nvshmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                  cudaStream_t stream);
+void nvshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
+                                          cudaStream_t stream);
+void nvshmemx_quiet_on_stream(cudaStream_t stream);
+void nvshmemx_barrier_all_on_stream(cudaStream_t stream);
+void nvshmemx_sync_all_on_stream(cudaStream_t stream);
+int nvshmemx_barrier_on_stream(nvshmem_team_t team, cudaStream_t stream);
+
+#define SHMEMU_DECLARE_RMA_ON_STREAM(TYPE, NAME)                                              \
+    void nvshmemx_##NAME##_put_on_stream(TYPE *dest, const TYPE *source, size_t nelems,       \
+                                         int pe, cudaStream_t stream);                        \
+    void nvshmemx_##NAME##_get_on_stream(TYPE *dest, const TYPE *source, size_t nelems,       \
+                                         int pe, cudaStream_t stream);                        \
+    void nvshmemx_##NAME##_p_on_stream(TYPE *dest, TYPE value, int pe, cudaStream_t stream);
+SHMEMU_RMA_TYPES(SHMEMU_DECLARE_RMA_ON_STREAM)
+#undef SHMEMU_DECLARE_RMA_ON_STREAM
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,410 @@
+/*
+ * internal.h: the emulator's data, shared by the files of emu/src.
+ *
+ * A PE that launches kernels has an emu_pe (owned by its host thread, found through a
+ * thread-local pointer): its streams, its SM pool and its finished block records. Each
+ * stream is a pthread that runs the stream's operations (emu_op) in order. A kernel
+ * operation (emu_launch_rec) admits its blocks one by one into the PE's SM pool and starts
+ * one pthread per block (emu_block). A block runs its threads (emu_thread) as fibers; the
+ * block's scheduler runs on the block pthread's own stack and switches to a fiber until the
+ * fiber blocks (barrier, warp collective, mbarrier wait) or asks to poll (a wait that would
+ * park), then picks the next one.
+ *
+ * Invariants that keep the race checkers honest (DESIGN D4):
+ *   - Everything a block's fibers share is touched only on the block's pthread, so it needs
+ *     no atomics; the checkers see one thread.
+ *   - Words shared between pthreads for bookkeeping (SM pool, stream counters, grid
+ *     barrier counters) are atomics, updated by read-modify-writes and read by loads,
+ *     excluded from DRD, and create no happens-before edge. Edges exist only where CUDA
+ *     promises them: launch -> kernel, kernel -> later work of its stream, event record ->
+ *     event wait, grid_sync, and the user's own release/acquire operations.
+ */
+#ifndef EMU_INTERNAL_H
+#define EMU_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <ucontext.h>
+
+#include "shmemu/emu.h"
+#include "shmemu/kernel.h"
+#include "shmemu/pgas.h"
+
+#define EMU_MAX_THREADS 1024
+#define EMU_STATIC_SHARED (48u * 1024u) /* static shared memory per block, as CUDA */
+#define EMU_MAX_DYNAMIC_SHARED (227u * 1024u)
+#define EMU_MAX_SMS 4096 /* SM slots per PE; "no limit" means this many */
+#define EMU_PRIORITY_LEVELS 6 /* CUDA priorities 0 (least) .. -5 (greatest) */
+#define EMU_SEEN_MBARS 8
+#define EMU_RESIDENCY_EXIT 4
+#define EMU_STACK_CACHE 128 /* block stack mappings a stream keeps for reuse */
+
+/* ---- fibers (fiber.c) -------------------------------------------------------------- */
+
+typedef struct emu_fiber {
+    ucontext_t ctx; /* where ucontext switching is used */
+    void *sp;       /* the saved stack pointer (fast switch) */
+    char *stack; /* NULL for a pthread's own context */
+    size_t stack_size;
+    unsigned vg_stack_id;
+    void *tsan_fiber;
+    void *asan_fake_stack;
+    const void *asan_bottom; /* the stack this context runs on, for ASan */
+    size_t asan_size;
+} emu_fiber;
+
+/* Makes `self` the context of the calling pthread (the scheduler). */
+void emu_fiber_init_main(emu_fiber *self);
+/* Prepares f to run entry() on its own stack (stack_size bytes at stack). */
+void emu_fiber_make(emu_fiber *f, char *stack, size_t stack_size, void (*entry)(void));
+/* Switches from `from` to `to`; returns when something switches back to `from`. */
+void emu_fiber_switch(emu_fiber *from, emu_fiber *to);
+/* The last switch of a finished fiber (it never resumes). */
+_Noreturn void emu_fiber_exit(emu_fiber *from, emu_fiber *to);
+/* To be called first thing by a fiber's entry function. */
+void emu_fiber_started(emu_fiber *self);
+void emu_fiber_destroy(emu_fiber *f);
+void emu_fiber_destroy_main(emu_fiber *self);
+/* Registers the pthread's own stack with valgrind again: DRD takes the stack registered
+ * last as the thread's own, so this follows every fiber stack registration. */
+void emu_fiber_reassert_main(emu_fiber *self);
+size_t emu_fiber_stack_size(void);
+
+/* ---- shared memory (shared.c) -------------------------------------------------------- */
+
+typedef struct emu_shadow {
+    uint16_t writer; /* thread + 1; 0: none; EMU_SHADOW_TMA: a bulk copy */
+    uint16_t reader; /* thread + 1 of the last reader; 0: none */
+    uint8_t wmask, rmask; /* bytes of the 4-byte granule written / read */
+    uint32_t w_bar, w_warp, w_seq;
+    uint32_t r_bar, r_warp, r_seq;
+} emu_shadow;
+#define EMU_SHADOW_TMA 0xffffu
+
+typedef struct emu_shared_alloc {
+    const void *site;
+    const char *name;
+    size_t offset;
+    size_t bytes;
+} emu_shared_alloc;
+
+/* ---- mbarriers (mbarrier.c) ------------------------------------------------------- */
+
+typedef struct emu_mbar {
+    uint64_t *addr; /* NULL: slot free */
+    unsigned expected;
+    unsigned pending;
+    int64_t tx;
+    uint64_t phase;          /* completed phases */
+    uint64_t complete_seq;   /* block sync sequence at the last completion */
+    uint64_t complete_epoch; /* block barrier epoch at the last completion */
+    const char *init_file;
+    int init_line;
+} emu_mbar;
+
+/* ---- threads and blocks (block.c) ------------------------------------------------------- */
+
+typedef enum {
+    EMU_RUNNABLE = 0,
+    EMU_AT_BARRIER,
+    EMU_AT_WARP,
+    EMU_AT_MBAR,
+    EMU_POLLING,
+    EMU_DONE
+} emu_thread_state;
+
+struct emu_block;
+
+typedef struct emu_thread {
+    emu_thread_view view;
+    emu_fiber fiber;
+    struct emu_block *block;
+    int tid; /* linear index in the block */
+    emu_thread_state state;
+    bool baton; /* passed the turn to other pollers since this thread last parked */
+    /* where it waits */
+    const char *wait_file;
+    int wait_line;
+    /* warp collective in progress */
+    int warp_op;
+    unsigned warp_mask;
+    uint64_t warp_value;
+    int warp_arg;
+    uint64_t warp_result;
+    /* mbarrier wait */
+    int mbar_slot;
+    uint64_t mbar_target; /* wait until phase > target */
+    /* what it has observed, for the hazard checks */
+    struct {
+        int slot;
+        uint64_t phase; /* completed phases it has seen */
+    } seen[EMU_SEEN_MBARS];
+    int seen_next;
+    uint64_t mbar_seen_seq;
+    /* fences: after one, relaxed writes act as releases at this scope (-1: none) */
+    int fenced_scope;
+    const volatile void *relaxed_loads[4];
+    int relaxed_scopes[4];
+    int n_relaxed_loads;
+    /* spin detection for loads and CAS */
+    const volatile void *spin_addr;
+    uint64_t spin_value;
+    unsigned spin_count;
+    unsigned spin_limit;
+} emu_thread;
+
+typedef struct emu_warp {
+    unsigned arrived;
+    uint32_t epoch;
+} emu_warp;
+
+struct emu_launch_rec;
+
+typedef struct emu_block {
+    struct emu_launch_rec *launch;
+    dim3 idx;
+    int linear;
+    int n_threads;
+    int n_warps;
+    emu_thread *threads;
+    emu_warp *warps;
+    emu_fiber sched;
+    int current; /* running thread, -1 in the scheduler */
+    int n_done;
+    /* __syncthreads */
+    int bar_arrived;
+    uint32_t bar_epoch;
+    const char *bar_file;
+    int bar_line;
+    uint64_t seq; /* counts sync events (barriers, warp syncs, mbarrier phases) */
+    /* shared memory */
+    char *smem;
+    size_t smem_size;
+    size_t dyn_size;
+    size_t static_used;
+    emu_shared_alloc *allocs;
+    size_t n_allocs, cap_allocs;
+    emu_shadow *shadow;
+    bool hazards;
+    emu_mbar *mbars;
+    size_t n_mbars;
+    /* fiber stacks, and the block pthread's own stack (mapped by the stream thread) */
+    char *stacks;
+    size_t stacks_bytes;
+    char *own_stack;
+    size_t own_stack_bytes;
+    /* residency and records */
+    int sm;
+    uint64_t admitted;
+    uint64_t grid_syncs;
+    pgas_thread *pt;
+    uint64_t start_ns, end_ns;
+    pthread_t pthread;
+    char label[64];
+} emu_block;
+
+emu_thread *emu_thread_current(void); /* NULL outside a kernel */
+emu_thread *emu_thread_require(const char *call);
+/* Blocks the current thread in state st until the scheduler makes it runnable again. */
+void emu_block_park(emu_thread *t, emu_thread_state st);
+/* Makes thread t runnable (called from another fiber of the block). */
+void emu_block_release(emu_thread *t);
+bool emu_block_others_runnable(const emu_block *b, const emu_thread *self);
+/* The lanes of t's warp that exist (a block's last warp may be partial). */
+unsigned emu_warp_lanes(const emu_thread *t);
+void *emu_block_main(void *arg);
+
+
+/* ---- errors (error.c) ------------------------------------------------------------------ */
+
+/* "shmemu: PE p: kernel K block (x,y,z) thread (x,y,z): <message>" then abort. */
+_Noreturn void emu_fail(const emu_thread *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+_Noreturn void emu_fail_block(const emu_block *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "shmemu: PE p: call: message" without aborting. */
+void emu_complain(const char *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Excludes runtime-only words from DRD (checker.c). */
+void emu_checker_ignore(const volatile void *addr, size_t bytes);
+void emu_describe_thread(const emu_thread *t, char *out, size_t len);
+
+/* ---- shared memory (shared.c) ---------------------------------------------------------- */
+
+void emu_shared_setup(emu_block *b, size_t dyn_size);
+void emu_shared_teardown(emu_block *b);
+/* The shared allocation that holds [p, p+bytes), or NULL. */
+const emu_shared_alloc *emu_shared_find(const emu_block *b, const void *p, size_t bytes);
+void emu_shared_check_range(emu_thread *t, const void *p, size_t bytes, bool write,
+                            const char *what, const char *file, int line);
+void emu_shared_mark_tma(emu_block *b, const void *p, size_t bytes, int slot, uint64_t phase);
+
+/* ---- mbarriers (mbarrier.c) ------------------------------------------------------------ */
+
+void emu_mbar_teardown(emu_block *b);
+
+/* ---- atomics (atomic.c) -------------------------------------------------------------- */
+
+/* The `call` of the waits a spinning load turns into (its start time keeps renewing). */
+extern const char emu_spin_call[];
+void emu_annotate_release(const volatile void *addr, int scope);
+void emu_annotate_acquire(const volatile void *addr, int scope);
+
+/* ---- launches, streams, SM pool (launch.c, stream.c, sm_pool.c) ------------------------- */
+
+typedef struct emu_pe emu_pe;
+typedef struct emu_stream emu_stream;
+
+typedef struct emu_launch_rec {
+    const emu_kernel *kernel;
+    dim3 grid, block;
+    size_t dyn_smem;
+    bool coop;
+    void *args;
+    unsigned id;
+    emu_stream *stream;
+    emu_pe *pe;
+    int n_blocks;
+    emu_block *blocks;
+    /* grid barrier */
+    _Atomic uint64_t grid_arrived;
+    _Atomic uint64_t grid_generation;
+    char grid_token[2];
+    bool timing;
+} emu_launch_rec;
+
+typedef enum {
+    EMU_OP_LAUNCH,
+    EMU_OP_EVENT_RECORD,
+    EMU_OP_EVENT_WAIT,
+    EMU_OP_PUT,
+    EMU_OP_GET,
+    EMU_OP_SIGNAL,
+    EMU_OP_SIGNAL_WAIT,
+    EMU_OP_QUIET,
+    EMU_OP_BARRIER_ALL,
+    EMU_OP_SYNC_ALL,
+    EMU_OP_BARRIER_TEAM,
+    EMU_OP_STOP
+} emu_op_kind;
+
+typedef struct emu_op {
+    _Atomic(struct emu_op *) next;
+    emu_op_kind kind;
+    uint64_t seq;
+    emu_launch_rec *launch;
+    struct emu_event *event;
+    uint64_t event_gen;
+    /* NVSHMEM stream calls */
+    void *dest;
+    const void *source;
+    size_t bytes;
+    int pe;
+    bool nbi;
+    uint64_t *sig_addr;
+    uint64_t signal;
+    int sig_op; /* 0: no signal */
+    int cmp;
+    int team;
+    void *owned; /* freed once the operation has run */
+} emu_op;
+
+struct emu_stream {
+    emu_pe *pe;
+    int id;
+    int priority;
+    int level; /* 0 = highest priority */
+    pthread_t pthread;
+    emu_op stub;
+    _Atomic(emu_op *) tail;
+    emu_op *head;            /* consumer side */
+    _Atomic uint64_t enqueued;  /* ops queued so far */
+    _Atomic uint64_t completed; /* ops finished so far */
+    _Atomic uint32_t doorbell;  /* futex word the idle stream thread sleeps on */
+    struct emu_stream *next; /* the PE's list (host thread only) */
+    /* block stack mappings kept for reuse (stream thread only; launch.c) */
+    char *cached[EMU_STACK_CACHE];
+    size_t cached_bytes[EMU_STACK_CACHE];
+    int n_cached;
+};
+
+struct emu_event {
+    emu_pe *pe;
+    _Atomic uint64_t recorded; /* records requested (host) */
+    _Atomic uint64_t done;     /* records completed (stream thread) */
+    uint64_t time_ns;
+    unsigned flags;
+};
+
+typedef struct emu_record_chunk {
+    struct emu_record_chunk *next;
+    size_t n;
+    emu_block_record records[];
+} emu_record_chunk;
+
+typedef struct emu_sm_pool {
+    _Atomic int limit; /* 0: EMU_MAX_SMS */
+    _Atomic int in_use;
+    _Atomic int waiting[EMU_PRIORITY_LEVELS];
+    _Atomic uint32_t changed; /* wake word for admission waits */
+    _Atomic uint64_t admitted;
+    /* Per SM slot, what the residency check reads. Kept here, not in the blocks, because a
+     * finished kernel's blocks are freed while another stream's thread may be looking. */
+    _Atomic int slot_state[EMU_MAX_SMS]; /* 0 free, 1 admitted, 2 running */
+    _Atomic(pgas_thread *) slot_thread[EMU_MAX_SMS];
+    _Atomic(const char *) slot_kernel[EMU_MAX_SMS];
+    _Atomic uint64_t slot_block[EMU_MAX_SMS]; /* x | y << 21 | z << 42 */
+    _Atomic int slot_sleeping[EMU_MAX_SMS];   /* every fiber blocked: the pthread parks */
+    _Atomic uint64_t slot_progress[EMU_MAX_SMS]; /* writes and satisfied spins */
+} emu_sm_pool;
+
+struct emu_pe {
+    int pe;
+    pgas_thread *host;
+    emu_stream *streams; /* every stream, the default one first */
+    int next_stream_id;
+    _Atomic unsigned next_launch;
+    bool timing;
+    char trace_path[512];
+    double stall_s;
+    emu_sm_pool pool;
+    _Atomic(emu_record_chunk *) records;
+};
+
+/* The calling host thread's emulator state, created on first use. */
+emu_pe *emu_pe_get(const char *call);
+emu_stream *emu_stream_resolve(emu_pe *pe, cudaStream_t s);
+void emu_stream_enqueue(emu_stream *s, emu_op *op);
+emu_op *emu_op_new(emu_op_kind kind);
+void emu_set_error(cudaError_t e);
+
+void emu_run_launch(emu_launch_rec *L);
+/* Unmaps a stream's cached block stacks (when the stream ends). */
+void emu_stack_cache_drop(emu_stream *s);
+void emu_launch_free(emu_launch_rec *L);
+
+/* SM pool: admits one block of priority level (waits), returns its SM slot. */
+int emu_sm_acquire(emu_pe *pe, emu_launch_rec *L, int block_index);
+void emu_sm_publish(emu_pe *pe, int sm, emu_block *b);
+void emu_sm_note_sleeping(const emu_block *b, bool sleeping);
+void emu_sm_note_progress(const emu_block *b);
+void emu_sm_release(emu_pe *pe, int sm);
+void emu_sm_register_waiting(emu_pe *pe, int level, int n);
+
+void emu_records_add(emu_pe *pe, emu_launch_rec *L);
+
+static inline uint64_t emu_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Raw futex helpers for the runtime's own sleeps (invisible to the checkers). */
+void emu_futex_wait(_Atomic uint32_t *word, uint32_t expected);
+void emu_futex_wake(_Atomic uint32_t *word);
+
+#endif

@@ -1,0 +1,226 @@
+/*
+ * launch.c: kernel launches and the grid-wide barrier.
+ *
+ * emu_launch (the host side of LAUNCH) checks the configuration, copies the argument
+ * struct and queues the launch on its stream. When the stream reaches it, emu_run_launch
+ * (on the stream's thread) admits the blocks one by one into the PE's SM pool and starts a
+ * pthread for each; with no residency limit every block is admitted at once, so every
+ * block of every kernel in flight is live. The stream thread then joins every block: the
+ * kernel happens before the stream's next operation.
+ *
+ * grid_sync: the block synchronizes, its thread 0 arrives at the launch's counter (a
+ * release, annotated on a token per generation parity) and waits for the generation to
+ * turn (an acquire), the block synchronizes again. It needs a cooperative launch
+ * (LAUNCH_COOP), which refuses a grid larger than the residency limit, as CUDA does.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <valgrind/helgrind.h>
+
+#include "internal.h"
+
+static bool dims_ok(dim3 d, unsigned max_x, unsigned max_y, unsigned max_z)
+{
+    return d.x >= 1 && d.y >= 1 && d.z >= 1 && d.x <= max_x && d.y <= max_y && d.z <= max_z;
+}
+
+cudaError_t emu_launch(const emu_kernel *k, dim3 grid, dim3 block, size_t dynamic_shared,
+                       cudaStream_t stream, const void *args, size_t arg_size,
+                       bool cooperative)
+{
+    const char *call = cooperative ? "LAUNCH_COOP" : "LAUNCH";
+    emu_pe *pe = emu_pe_get(call);
+    if (k == NULL || (arg_size > 0 && args == NULL)) {
+        emu_complain(call, "no kernel or no arguments given");
+        emu_set_error(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
+    }
+    if (arg_size != k->arg_size) {
+        emu_complain(call, "kernel %s takes a %zu-byte argument struct but was given %zu bytes; "
+                           "pass a variable of the kernel's argument type",
+                     k->name, k->arg_size, arg_size);
+        emu_set_error(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
+    }
+    unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
+    unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
+    if (!dims_ok(block, 1024, 1024, 64) || threads > EMU_MAX_THREADS ||
+        !dims_ok(grid, 0x7fffffffu, 65535, 65535) || blocks > 1000000ull ||
+        dynamic_shared > EMU_MAX_DYNAMIC_SHARED) {
+        emu_complain(call, "kernel %s: invalid configuration: grid (%u,%u,%u), block "
+                           "(%u,%u,%u), %zu bytes of dynamic shared memory; blocks have 1 to "
+                           "1024 threads, grids 1 to 10^6 blocks here, dynamic shared memory "
+                           "at most %u bytes",
+                     k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                     dynamic_shared, EMU_MAX_DYNAMIC_SHARED);
+        emu_set_error(cudaErrorInvalidConfiguration);
+        return cudaErrorInvalidConfiguration;
+    }
+    int limit = atomic_load(&pe->pool.limit);
+    int resident = limit > 0 ? limit : EMU_MAX_SMS;
+    if (cooperative && blocks > (unsigned long long)resident) {
+        emu_complain(call, "kernel %s: a cooperative launch of %llu blocks cannot be resident "
+                           "at once with %d SMs (SHMEMU_EMU_SMS); launch at most %d blocks",
+                     k->name, blocks, resident, resident);
+        emu_set_error(cudaErrorCooperativeLaunchTooLarge);
+        return cudaErrorCooperativeLaunchTooLarge;
+    }
+    emu_launch_rec *L = calloc(1, sizeof *L);
+    if (L == NULL || (L->args = malloc(arg_size ? arg_size : 1)) == NULL) {
+        emu_set_error(cudaErrorMemoryAllocation);
+        return cudaErrorMemoryAllocation;
+    }
+    memcpy(L->args, args, arg_size);
+    L->kernel = k;
+    L->grid = grid;
+    L->block = block;
+    L->dyn_smem = dynamic_shared;
+    L->coop = cooperative;
+    L->id = atomic_fetch_add(&pe->next_launch, 1) + 1;
+    L->stream = emu_stream_resolve(pe, stream);
+    L->pe = pe;
+    L->n_blocks = (int)blocks;
+    L->timing = pe->timing;
+    emu_op *op = emu_op_new(EMU_OP_LAUNCH);
+    op->launch = L;
+    emu_stream_enqueue(L->stream, op);
+    return cudaSuccess;
+}
+
+/* A block's stack mapping: reused from this stream's cache when one of the same size is
+ * there (its guard pages are in place; its contents are marked fresh for helgrind), or
+ * mapped with a guard page below each fiber stack and below the pthread's stack. */
+static char *stack_region_get(emu_stream *s, size_t bytes, size_t fiber_bytes)
+{
+    for (int i = s->n_cached - 1; i >= 0; i--) {
+        if (s->cached_bytes[i] != bytes)
+            continue;
+        char *r = s->cached[i];
+        s->cached[i] = s->cached[s->n_cached - 1];
+        s->cached_bytes[i] = s->cached_bytes[s->n_cached - 1];
+        s->n_cached--;
+        VALGRIND_HG_CLEAN_MEMORY(r, bytes);
+        return r;
+    }
+    char *r = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (r == MAP_FAILED) {
+        fprintf(stderr, "shmemu: cannot map %zu bytes of stacks for a block; use fewer "
+                        "threads per block or a smaller SHMEMU_EMU_STACK\n", bytes);
+        exit(2);
+    }
+    size_t slot = emu_fiber_stack_size() + 4096;
+    for (size_t off = 0; off < fiber_bytes; off += slot)
+        mprotect(r + off, 4096, PROT_NONE);
+    mprotect(r + fiber_bytes, 4096, PROT_NONE);
+    return r;
+}
+
+static void stack_region_put(emu_stream *s, char *r, size_t bytes)
+{
+    if (s->n_cached < EMU_STACK_CACHE) {
+        s->cached[s->n_cached] = r;
+        s->cached_bytes[s->n_cached] = bytes;
+        s->n_cached++;
+    } else {
+        munmap(r, bytes);
+    }
+}
+
+void emu_stack_cache_drop(emu_stream *s)
+{
+    for (int i = 0; i < s->n_cached; i++)
+        munmap(s->cached[i], s->cached_bytes[i]);
+    s->n_cached = 0;
+}
+
+void emu_run_launch(emu_launch_rec *L)
+{
+    emu_pe *pe = L->pe;
+    L->blocks = calloc((size_t)L->n_blocks, sizeof *L->blocks);
+    if (L->blocks == NULL) {
+        fprintf(stderr, "shmemu: out of memory launching kernel %s\n", L->kernel->name);
+        exit(2);
+    }
+    emu_checker_ignore(&L->grid_arrived, sizeof L->grid_arrived);
+    emu_checker_ignore(&L->grid_generation, sizeof L->grid_generation);
+    dim3 g = L->grid;
+    for (int i = 0; i < L->n_blocks; i++) {
+        emu_block *b = &L->blocks[i];
+        b->launch = L;
+        b->linear = i;
+        b->idx = (dim3){(unsigned)i % g.x, ((unsigned)i / g.x) % g.y, (unsigned)i / (g.x * g.y)};
+    }
+    emu_sm_register_waiting(pe, L->stream->level, L->n_blocks);
+    for (int i = 0; i < L->n_blocks; i++) {
+        emu_block *b = &L->blocks[i];
+        b->sm = emu_sm_acquire(pe, L, i);
+        /* One mapping per block: the fibers' stacks at the bottom (a guard page below
+         * each), a guard page, the block pthread's own stack on top. One mapping, because
+         * DRD takes everything between a thread's lowest stack pointer and its stack top
+         * for stack, where it does not look for races. Not glibc's cache of thread
+         * stacks, which would hand one PE's dead block's stack (and TLS) to another PE's
+         * block with no ordering between them, which DRD reports; this stream's own cache
+         * is fine: the stream thread joined the block that used the mapping before. */
+        size_t n_threads = (size_t)L->block.x * L->block.y * L->block.z;
+        b->stacks_bytes = (emu_fiber_stack_size() + 4096) * n_threads;
+        size_t own = (size_t)1 << 20;
+        b->own_stack_bytes = b->stacks_bytes + 4096 + own;
+        b->own_stack = stack_region_get(L->stream, b->own_stack_bytes, b->stacks_bytes);
+        b->stacks = b->own_stack;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstack(&attr, b->own_stack + b->stacks_bytes + 4096, own);
+        int rc = pthread_create(&b->pthread, &attr, emu_block_main, b);
+        pthread_attr_destroy(&attr);
+        if (rc != 0) {
+            fprintf(stderr, "shmemu: PE %d: cannot start the thread of block %d of kernel %s: "
+                            "%s; every block is a thread: use fewer blocks, or set "
+                            "SHMEMU_EMU_SMS to bound the resident ones\n",
+                    pe->pe, i, L->kernel->name, strerror(rc));
+            exit(2);
+        }
+    }
+    for (int i = 0; i < L->n_blocks; i++) {
+        pthread_join(L->blocks[i].pthread, NULL);
+        stack_region_put(L->stream, L->blocks[i].own_stack, L->blocks[i].own_stack_bytes);
+    }
+    if (L->timing)
+        emu_records_add(pe, L);
+}
+
+void emu_launch_free(emu_launch_rec *L)
+{
+    free(L->blocks);
+    free(L->args);
+    free(L);
+}
+
+void emu_grid_sync(const char *file, int line)
+{
+    emu_thread *t = emu_thread_require("grid_sync");
+    emu_block *b = t->block;
+    emu_launch_rec *L = b->launch;
+    if (!L->coop)
+        emu_fail(t, "grid_sync at %s:%d in a kernel launched with LAUNCH; a grid-wide barrier "
+                    "needs every block resident at once: launch it with LAUNCH_COOP",
+                 file, line);
+    emu_syncthreads(file, line);
+    if (t->tid == 0) {
+        uint64_t gen = ++b->grid_syncs;
+        const char *token = &L->grid_token[gen & 1];
+        pgas_hb_before(token);
+        uint64_t ticket = atomic_fetch_add(&L->grid_arrived, 1) + 1;
+        if (ticket == gen * (uint64_t)L->n_blocks) {
+            (void)atomic_exchange(&L->grid_generation, gen);
+            pgas_wake(&L->grid_generation);
+        } else {
+            pgas_wait_value(&L->grid_generation, PGAS_KIND_U64, NVSHMEM_CMP_GE, gen,
+                            PGAS_RELAXED, "grid_sync");
+        }
+        pgas_hb_after(token);
+    }
+    emu_syncthreads(file, line);
+}
