@@ -12,7 +12,8 @@ OSHCC ?= oshcc
 
 BENCH_DIR := $(BUILD)/bench
 BENCH_BIN := $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu \
-             $(BENCH_DIR)/put_bw_shmemu $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem
+             $(BENCH_DIR)/put_bw_shmemu $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem \
+             $(BENCH_DIR)/emu_costs
 
 .PHONY: bench bench-build
 
@@ -24,7 +25,7 @@ bench-build: $(BENCH_BIN)
 $(BENCH_DIR)/pingpong_raw: $(BENCH_DIR)/pingpong_raw.o
 	$(CC) $(LDFLAGS) -o $@ $< $(LDLIBS)
 
-$(BENCH_DIR)/pingpong_shmemu $(BENCH_DIR)/put_bw_shmemu: %: %.o $(LIB_A)
+$(BENCH_DIR)/pingpong_shmemu $(BENCH_DIR)/put_bw_shmemu $(BENCH_DIR)/emu_costs: %: %.o $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
 $(BENCH_DIR)/pingpong_mpi: bench/pingpong_mpi.c

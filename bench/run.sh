@@ -65,7 +65,7 @@ run_one() {
     local err=$BIN/$label.stderr out rc
     out=$(timeout 600 "$@" 2>"$err")
     rc=$?
-    out=$(printf '%s\n' "$out" | grep -E '^(pingpong|put_bw) ')
+    out=$(printf '%s\n' "$out" | grep -E '^(pingpong|put_bw|emu) ')
     if [ "$rc" -ne 0 ] || [ -z "$out" ]; then
         echo "round=$round FAILED $label rc=$rc" >>"$LOG"
         echo "run.sh: round $round: $label failed (exit $rc): $*" >&2
@@ -90,6 +90,7 @@ if [ "$mode" = run ]; then
         run_one "$r" oshmem "${OSHRUN[@]}" "$BIN/pingpong_oshmem"
         run_one "$r" oshmem_noquiet "${OSHRUN[@]}" "$BIN/pingpong_oshmem" noquiet
         run_one "$r" put_bw "$BIN/put_bw_shmemu"
+        run_one "$r" emu "$BIN/emu_costs"
     done
     end=$(date -u +%H:%M:%S)
     day=$(date -u +%F)
@@ -177,6 +178,12 @@ tmp=$RESULTS.tmp.$$
         if (!(name in seen)) { seen[name] = 1; order[++nnames] = name }
         next
     }
+    $2 == "emu" {
+        split($1, rr, "="); r = rr[2] + 0; name = $3
+        em[name, r] = val("median_ns"); emmin[name, r] = val("min_ns")
+        if (!(name in eseen)) { eseen[name] = 1; eorder[++nenames] = name }
+        next
+    }
     $2 == "put_bw" {
         split($1, rr, "="); r = rr[2] + 0; b = val("bytes")
         if (!(b in bseen)) { bseen[b] = 1; sizes[++nsizes] = b }
@@ -235,6 +242,45 @@ tmp=$RESULTS.tmp.$$
             printf "| %s | %.2f | %.2f | %.3f | %.3f .. %.3f |\n", human(b), median(a1, n),
                    median(a2, n), med, lo, hi
         }
+        print ""
+        print "## Emulator: launch, __syncthreads, block-to-block signal (bench/emu_costs.c)"
+        print ""
+        print "One PE, one stream. Per run: the median (and minimum) over 21 batches of the time per"
+        print "operation; here the median over rounds of those medians, the lowest minimum, and"
+        print "the ratio to the CPU floor beside it (taken within a round, median over rounds)."
+        print ""
+        print "| operation | median ns | min ns | floor | / floor |"
+        print "|---|---:|---:|---|---:|"
+        for (k = 1; k <= nenames; k++) {
+            name = eorder[k]
+            if (name ~ /^floor_/) continue
+            fl = name ~ /^launch/ ? "floor_pthread" : (name ~ /_rt$/ ? "floor_atomic_rt" : "")
+            n = 0; mn = -1; nq = 0
+            for (r = 1; r <= rounds; r++) if ((name, r) in em) {
+                m[++n] = em[name, r]
+                if (mn < 0 || emmin[name, r] < mn) mn = emmin[name, r]
+                if (fl != "" && (fl, r) in em) q[++nq] = em[name, r] / em[fl, r]
+            }
+            if (fl == "") printf "| %s | %.0f | %.0f | | |\n", name, median(m, n), mn
+            else printf "| %s | %.0f | %.0f | %s | %.1f |\n", name, median(m, n), mn, fl, median(q, nq)
+        }
+        for (k = 1; k <= nenames; k++) {
+            name = eorder[k]
+            if (name !~ /^floor_/) continue
+            n = 0; mn = -1
+            for (r = 1; r <= rounds; r++) if ((name, r) in em) {
+                m[++n] = em[name, r]
+                if (mn < 0 || emmin[name, r] < mn) mn = emmin[name, r]
+            }
+            printf "| %s | %.0f | %.0f | | |\n", name, median(m, n), mn
+        }
+        print ""
+        print "launch_async: empty 1x1 kernels launched back to back, one sync at the end;"
+        print "launch_sync: launch + cudaStreamSynchronize each; floor_pthread: pthread_create +"
+        print "join (every block is a pthread). syncthreads_T: one block-wide barrier of T threads"
+        print "(T fiber switches). signal_rt: two blocks, st_release(SCOPE_SYS) + ld_acquire spin;"
+        print "nvshmem_rt: nvshmemx_signal_op + nvshmem_signal_wait_until; floor_atomic_rt: the"
+        print "same round trip between two unpinned pthreads with C11 atomics."
         print ""
         print "## Targets"
         print ""

@@ -3,7 +3,11 @@
 # tests/racy/put_signal_race.c is run in two modes under helgrind, DRD and ThreadSanitizer:
 #   racy     each tool must report a data race that points at the RACY READ line;
 #   correct  each tool must report nothing.
-# A tool that stays silent on the racy program fails this check.
+# tests/racy/emu_flag_race.c does the same for the emulator's memory orders and scopes: a
+# kernel flag published with release at gpu scope is clean; relaxed, block scope across
+# blocks, and gpu scope across PEs are races (TSan treats gpu scope as sys scope, so it is
+# not asked about the last one).
+# A tool that stays silent on a racy program fails this check.
 set -u
 cd "$(dirname "$0")/.."
 src=tests/racy/put_signal_race.c
@@ -15,7 +19,9 @@ make -s BUILD=build libs >/dev/null || exit 1
 make -s BUILD=build-tsan SANITIZE=thread CC=clang libs >/dev/null || exit 1
 book=tests/racy/bookkeeping_race.c
 book_line=$(grep -n 'RACY WRITE:' "$book" | cut -d: -f1)
-for prog in put_signal_race bookkeeping_race; do
+emu=tests/racy/emu_flag_race.c
+emu_lines=$(grep -nE 'RACY (READ|WRITE)' "$emu" | cut -d: -f1 | paste -sd'|')
+for prog in put_signal_race bookkeeping_race emu_flag_race; do
     bin/shmemu-cc -g -O1 -o "$out/$prog" "tests/racy/$prog.c" || exit 1
     SHMEMU_BUILD=build-tsan SHMEMU_CC=clang bin/shmemu-cc -g -O1 -fsanitize=thread \
         -o "build-tsan/tests/racy/$prog" "tests/racy/$prog.c" || exit 1
@@ -23,9 +29,11 @@ done
 
 passed=0
 failed=0
-check() { # name expectation(race|clean) npes line-regex command...
-    local name="$1" expect="$2" npes="$3" lines="$4"
-    shift 4
+check() { # name expectation(race|clean) npes line-regex output-regex command...
+    # output-regex: what the program prints when it ran to the end (a clean run must print
+    # it; a racy run that aborted before printing it does not count as a report).
+    local name="$1" expect="$2" npes="$3" lines="$4" done_re="$5"
+    shift 5
     local log
     log=$(mktemp)
     SHMEMU_NPES=$npes SHMEMU_HANG_TIMEOUT=300 "$@" >"$log" 2>&1
@@ -34,8 +42,8 @@ check() { # name expectation(race|clean) npes line-regex command...
     grep -qE "$lines" "$log" && at_line=1
     local ok=0
     if [ "$expect" = race ] && [ "$races" -gt 0 ] && [ "$at_line" = 1 ]; then ok=1; fi
-    if [ "$expect" = clean ] && [ "$races" -eq 0 ] && grep -q 'PE 1 read sum 828' "$log"; then ok=1; fi
-    if [ "$expect" = race ] && ! grep -qE 'PE 1 read sum|tally [0-9]' "$log"; then ok=0; fi
+    if [ "$expect" = clean ] && [ "$races" -eq 0 ] && grep -qE "$done_re" "$log"; then ok=1; fi
+    if [ "$expect" = race ] && ! grep -qE "$done_re" "$log"; then ok=0; fi
     if [ "$ok" = 1 ]; then
         echo "PASS $name: $races race report(s)$([ "$at_line" = 1 ] && echo ", naming the racing line")"
         passed=$((passed + 1))
@@ -54,10 +62,18 @@ for tool in helgrind drd tsan; do
     if [ "$tool" = tsan ]; then run=($tsan build-tsan/tests/racy); else run=($vg --tool=$tool "$out"); fi
     dir="${run[${#run[@]}-1]}"
     unset 'run[${#run[@]}-1]'
-    check "$tool put_signal racy"       race  2 "$pair"  "${run[@]}" "$dir/put_signal_race" racy
-    check "$tool put_signal correct"    clean 2 "$pair"  "${run[@]}" "$dir/put_signal_race" correct
+    sum='PE 1 read sum'
+    check "$tool put_signal racy"       race  2 "$pair"  "$sum"      "${run[@]}" "$dir/put_signal_race" racy
+    check "$tool put_signal correct"    clean 2 "$pair"  "$sum 828"  "${run[@]}" "$dir/put_signal_race" correct
     # (a lost update may leave tally at 1 or 2: that is the race)
-    check "$tool bookkeeping race kept" race  3 "$tally" "${run[@]}" "$dir/bookkeeping_race"
+    check "$tool bookkeeping race kept" race  3 "$tally" "tally [0-9]" "${run[@]}" "$dir/bookkeeping_race"
+    flag="emu_flag_race\.c:(${emu_lines})\b"
+    check "$tool emu flag release"      clean 2 "$flag"  "PE 1 saw 42" "${run[@]}" "$dir/emu_flag_race" release
+    check "$tool emu flag relaxed"      race  2 "$flag"  "PE 1 saw"  "${run[@]}" "$dir/emu_flag_race" relaxed
+    check "$tool emu flag block scope"  race  2 "$flag"  "PE 1 saw"  "${run[@]}" "$dir/emu_flag_race" block
+    if [ "$tool" != tsan ]; then
+        check "$tool emu flag gpu scope across PEs" race 2 "$flag" "PE 1 saw" "${run[@]}" "$dir/emu_flag_race" gpu
+    fi
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -11,7 +11,8 @@
  *   - sys scope: the address itself (the tag the NVSHMEM signal calls use) plus the PE tag.
  * A release at scope S is seen by an acquire at scope S' when both scopes contain both
  * threads, as in PTX. Under ThreadSanitizer the tags must be real addresses, so gpu scope
- * is checked as sys scope there (TSan also sees the real atomics' orders).
+ * is checked as sys scope there (TSan also sees the real atomics' orders, which is why a
+ * block-scope operation is issued relaxed under TSan: see mem_order).
  *
  * Relaxed operations annotate nothing: a relaxed store where a release was needed leaves
  * the data it was meant to publish racing. A fence makes later relaxed writes of the thread
@@ -114,8 +115,18 @@ static void check_args(const char *call, const volatile void *p, int type, int s
 static bool is_acquire(int order) { return order == ORDER_ACQUIRE || order == ORDER_ACQ_REL; }
 static bool is_release(int order) { return order == ORDER_RELEASE || order == ORDER_ACQ_REL; }
 
-static int mem_order(int order)
+/* The C11 order that carries `order` at `scope`. ThreadSanitizer derives happens-before
+ * from the real atomics, so a block-scope operation is issued relaxed under it: a block's
+ * fibers are already ordered by TSan's fiber switches, and another block must not
+ * synchronize with it (PTX: both scopes must contain both threads). */
+static int mem_order(int order, int scope)
 {
+#ifdef EMU_TSAN
+    if (scope <= SCOPE_BLOCK)
+        return __ATOMIC_RELAXED;
+#else
+    (void)scope;
+#endif
     switch (order) {
     case ORDER_ACQUIRE: return __ATOMIC_ACQUIRE;
     case ORDER_RELEASE: return __ATOMIC_RELEASE;
@@ -275,8 +286,8 @@ uint64_t emu_atomic(void *p, int type, int op, uint64_t value, uint64_t compare,
     int rel = release_scope(t, scope, order);
     if (rel >= 0)
         emu_annotate_release(p, rel);
-    int mo = mem_order(order);
-    int fail_mo = is_acquire(order) ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED;
+    int mo = mem_order(order, scope);
+    int fail_mo = is_acquire(order) ? mem_order(ORDER_ACQUIRE, scope) : __ATOMIC_RELAXED;
     uint64_t old;
     bool wrote = true;
     if (type_size(type) == 4) {
@@ -323,7 +334,8 @@ uint64_t emu_load(const volatile void *p, int type, int scope, int order)
     check_args(order == ORDER_ACQUIRE ? "ld_acquire" : "ld_relaxed", p, type, scope, order);
     emu_thread *t = emu_thread_current();
     for (;;) {
-        uint64_t v = raw_load(p, type, is_acquire(order) ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED);
+        uint64_t v = raw_load(p, type, is_acquire(order) ? mem_order(ORDER_ACQUIRE, scope)
+                                                         : __ATOMIC_RELAXED);
         if (is_acquire(order))
             emu_annotate_acquire(p, scope);
         else
@@ -340,7 +352,7 @@ void emu_store(volatile void *p, int type, uint64_t value, int scope, int order)
     int rel = release_scope(t, scope, order);
     if (rel >= 0)
         emu_annotate_release(p, rel);
-    int mo = is_release(order) ? __ATOMIC_RELEASE : __ATOMIC_RELAXED;
+    int mo = is_release(order) ? mem_order(ORDER_RELEASE, scope) : __ATOMIC_RELAXED;
     if (type_size(type) == 4)
         (void)__atomic_exchange_n((volatile uint32_t *)p, (uint32_t)value, mo);
     else
