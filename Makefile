@@ -89,12 +89,22 @@ NVCC       ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cu
 NVCC_FLAGS := -x cu -std=c++17 -arch=sm_90 -Werror all-warnings
 NVCC_SRC   := tests/emu_dialect_kernels.c
 NVCC_OBJ   := $(NVCC_SRC:%.c=$(BUILD)/cuda/%.o)
+# The same kernels with a host driver that checks them on a GPU (tests/emu_dialect_host.h).
+GPU_DIALECT := $(BUILD)/cuda/dialect_gpu
 
+.PHONY: gpu-dialect
 ifneq ($(NVCC),)
-nvcc-dialect: $(NVCC_OBJ)
+nvcc-dialect: $(NVCC_OBJ) $(GPU_DIALECT)
 $(BUILD)/cuda/%.o: %.c emu/include/shmemu/kernel.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_FLAGS) $(CPPFLAGS) -c $< -o $@
+$(GPU_DIALECT): tests/cuda/dialect_gpu.c tests/emu_dialect_kernels.c tests/emu_dialect_host.h \
+                emu/include/shmemu/kernel.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_FLAGS) $(CPPFLAGS) -o $@ $<
+# On a machine with a GPU: run the dialect's kernels there and check every result.
+gpu-dialect: $(GPU_DIALECT)
+	$(GPU_DIALECT)
 else
 nvcc-dialect:
 	@echo "NOT RUN: nvcc not found (set NVCC=/path/to/nvcc); the dialect's kernels were not" \
@@ -154,6 +164,7 @@ help:
 	@echo "make run             the main job"
 	@echo "make test            cmocka suites"
 	@echo "make nvcc-dialect    compile the kernel dialect's test kernels with nvcc (part of make)"
+	@echo "make gpu-dialect     run those kernels on a GPU and check their results"
 	@echo "make check-asan      suites under ASan+UBSan (clang)"
 	@echo "make check-tsan      suites under ThreadSanitizer (clang)"
 	@echo "make check-helgrind  suites under valgrind --tool=helgrind"
