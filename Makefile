@@ -153,7 +153,7 @@ install: libs
 	           $(DESTDIR)$(PREFIX)/include/shmemu/
 	install -m 644 $(LIB_A) $(LIB_MAIN) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 bin/shmemu-run bin/shmemu-cc $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 bin/shmemu-run bin/shmemu-cc bin/shmemu-check $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' pgas/shmemu.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/shmemu.pc
 
 clean:

@@ -75,5 +75,29 @@ for tool in helgrind drd tsan; do
         check "$tool emu flag gpu scope across PEs" race 2 "$flag" "PE 1 saw" "${run[@]}" "$dir/emu_flag_race" gpu
     fi
 done
+# bin/shmemu-check, the user's way to run all three on their own program: it must name the
+# racing line and fail on the racy mode, and pass the correct one.
+sc_out=$(mktemp -d)
+sc_log=$(bin/shmemu-check -o "$sc_out" tests/racy/put_signal_race.c -- racy 2>&1)
+sc_rc=$?
+if [ "$sc_rc" = 1 ] && [ "$(grep -cE "^(helgrind|drd|tsan): [0-9]+ race report" <<<"$sc_log")" = 3 ] &&
+    grep -qE "put_signal_race\.c:${racy_line} in main" <<<"$sc_log"; then
+    echo "PASS shmemu-check racy: exit 1, three tools report, racing line named"
+    passed=$((passed + 1))
+else
+    echo "FAIL shmemu-check racy: exit $sc_rc"; sed 's/^/    /' <<<"$sc_log"
+    failed=$((failed + 1))
+fi
+sc_log=$(bin/shmemu-check -o "$sc_out" tests/racy/put_signal_race.c -- correct 2>&1)
+sc_rc=$?
+if [ "$sc_rc" = 0 ] && [ "$(grep -c ": clean" <<<"$sc_log")" = 3 ]; then
+    echo "PASS shmemu-check correct: exit 0, three tools clean"
+    passed=$((passed + 1))
+else
+    echo "FAIL shmemu-check correct: exit $sc_rc"; sed 's/^/    /' <<<"$sc_log"
+    failed=$((failed + 1))
+fi
+rm -rf "$sc_out"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
