@@ -2,6 +2,7 @@
 #
 #   make bench                 build everything below, run bench/run.sh, write bench/RESULTS.md
 #   make bench-build           only build the benchmark programs into $(BUILD)/bench/
+#   make bench-md              the LJ benchmark beside LAMMPS (bench/md_lammps.sh)
 #
 # The shmemu programs and the raw floor build with $(CC) and the project's $(CFLAGS); the
 # Open MPI baselines with its wrapper compilers (mpicc, oshcc) and the same flags, so every
@@ -15,7 +16,11 @@ BENCH_BIN := $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu \
              $(BENCH_DIR)/put_bw_shmemu $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem \
              $(BENCH_DIR)/emu_costs
 
-.PHONY: bench bench-build
+.PHONY: bench bench-build bench-md
+
+# The MD benchmark against LAMMPS (minutes; its own section of bench/RESULTS.md).
+bench-md: all
+	BUILD=$(BUILD) MD_BIN=$(MD_BIN) bench/md_lammps.sh
 
 bench: bench-build
 	BENCH_CMD="make BUILD=$(BUILD) bench" BUILD=$(BUILD) bench/run.sh --no-build

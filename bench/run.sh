@@ -309,6 +309,11 @@ tmp=$RESULTS.tmp.$$
     echo '```'
     echo
     echo "</details>"
+    # Sections that other bench scripts wrote between "<!-- NAME begin -->" and
+    # "<!-- NAME end -->" markers (e.g. bench/md_lammps.sh) are kept as they were.
+    if [ -f "$RESULTS" ]; then
+        awk '/^<!-- .* begin -->$/ { keep = 1; print "" } keep { print } /^<!-- .* end -->$/ { keep = 0 }' "$RESULTS"
+    fi
     if [ -f bench/NOTES.md ]; then
         echo
         cat bench/NOTES.md
