@@ -1,5 +1,6 @@
 # md/md.mk: the MD app. Included by the top Makefile (after its generic rules):
-#   $(MD_LIB)   $(BUILD)/lib/libshmemu_md.a  every md/src/*.c except main.c
+#   $(MD_LIB)   $(BUILD)/lib/libshmemu_md.a  every md/src/*.c except main.c, and the
+#               kernels md/src/kernels/*.c (kernel dialect; they also compile as CUDA)
 #   $(MD_BIN)   bin/shmemu-md (plain build) or $(BUILD)/bin/shmemu-md
 #   md tests    $(BUILD)/tests/test_md_*: linked with libshmemu_md.a, not libshmemu.a
 #   make md        the library, the program and the md tests
@@ -9,7 +10,7 @@
 # Makefile's $(BUILD)/tests/% match; GNU make (>= 3.82) takes the one with the shorter stem,
 # this one, so the generic rule never links an md test.
 
-MD_SRC      := $(filter-out md/src/main.c,$(wildcard md/src/*.c))
+MD_SRC      := $(filter-out md/src/main.c,$(wildcard md/src/*.c)) $(wildcard md/src/kernels/*.c)
 MD_OBJ      := $(MD_SRC:%.c=$(BUILD)/%.o)
 MD_MAIN_OBJ := $(BUILD)/md/src/main.o
 MD_LIB      := $(BUILD)/lib/libshmemu_md.a
@@ -26,17 +27,21 @@ $(MD_LIB): $(MD_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(MD_BIN): $(MD_MAIN_OBJ) $(MD_LIB)
+# md's parallel driver runs its PEs on pgas and its kernels on emu: libshmemu.a after it.
+$(MD_BIN): $(MD_MAIN_OBJ) $(MD_LIB) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(MD_LIB) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(MD_LIB) $(LIB_A) $(LDLIBS)
 
 # Tests see md's internal headers (md/src) as well as the public one, and find their data
 # files (tests/md_data) by absolute path, wherever they are run from.
 $(BUILD)/tests/test_md_%.o: CPPFLAGS += -Imd/src -DMD_TEST_DATA_DIR='"$(CURDIR)/tests/md_data"'
 
-$(BUILD)/tests/test_md_%: $(BUILD)/tests/test_md_%.o $(MD_LIB)
+$(BUILD)/tests/test_md_%: $(BUILD)/tests/test_md_%.o $(MD_LIB) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(MD_LIB) -lcmocka $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(MD_LIB) $(LIB_A) -lcmocka $(LDLIBS)
+
+# test_md_io runs the program (its own build's, or bin/'s in the plain build).
+$(BUILD)/tests/test_md_io: | $(MD_BIN)
 
 md-test: $(MD_TEST_BIN)
 	@set -e; for t in $(MD_TEST_BIN); do echo "== $$t"; $$t; done

@@ -201,6 +201,12 @@ static void test_options(void **state)
     assert_int_equal(parse(&o, &err, "--pes 6"), 0);
     assert_int_equal(o.dd.pes, 6);
     assert_int_equal(o.dd.grid[0], 0);
+    assert_int_equal(parse(&o, &err, "--halo pulse --transport signal"), 0);
+    assert_int_equal(o.halo, MD_HALO_PULSE);
+    assert_int_equal(o.transport, MD_TRANSPORT_SIGNAL);
+    assert_int_equal(parse(&o, &err, ""), 0);
+    assert_int_equal(o.halo, MD_HALO_FUSED);
+    assert_int_equal(o.transport, MD_TRANSPORT_AUTO);
     static const struct {
         const char *line, *want;
     } bad[] = {
@@ -213,7 +219,8 @@ static void test_options(void **state)
         {"--rc", "--rc needs a value"},
         {"--shift=1", "--shift takes no value"},
         {"--dim-order yxz", "give zyx or xyz"},
-        {"--halo fused", "not implemented yet"},
+        {"--halo ring", "give fused, pulse or serial"},
+        {"--transport nvlink", "give direct, signal or auto"},
         {"--data x.lmp --cells 4", "leave out --cells"},
         {"stray", "unexpected argument 'stray'"},
         {"--seed -3", "--seed '-3'"},

@@ -133,6 +133,10 @@ void md_dd_sort_home(const md_grid *g, md_pe *pe);
 /* Builds every PE's pulse table and fills the halos with the search-step coordinates:
  * pulse by pulse, every PE selects, then every PE receives (the set-up exchange). */
 void md_dd_build_pulses(const md_grid *g, md_pe *pes);
+/* One PE's part of pulse p of the set-up exchange: fills pulse p's geometry, index map
+ * and dependency fields from the atoms the PE holds so far (home atoms and what earlier
+ * pulses brought). The parallel driver (par_setup.c) calls it on each PE thread. */
+void md_dd_select_pulse(const md_grid *g, md_pe *pe, int p);
 /* Builds every PE's local and non-local pair lists. */
 int md_dd_search(const md_grid *g, md_pe *pes, double rlist2, md_error *err);
 

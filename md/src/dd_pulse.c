@@ -161,7 +161,7 @@ static int pulse_of_slot(const md_pe *pe, int npulses, int32_t i)
     return -1;
 }
 
-static void select_for_pulse(const md_grid *g, md_pe *pe, int p)
+void md_dd_select_pulse(const md_grid *g, md_pe *pe, int p)
 {
     const int d = g->pulse_dim[p], k = g->pulse_k[p];
     md_pulse *pl = &pe->pulse[p];
@@ -254,7 +254,7 @@ void md_dd_build_pulses(const md_grid *g, md_pe *pes)
     }
     for (int p = 0; p < g->total_pulses; p++) {
         for (int r = 0; r < g->npes; r++)
-            select_for_pulse(g, &pes[r], p);
+            md_dd_select_pulse(g, &pes[r], p);
         for (int r = 0; r < g->npes; r++)
             receive_pulse(g, pes, p, &pes[r]);
     }

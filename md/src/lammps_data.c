@@ -550,9 +550,13 @@ static int parse_sections(reader *r, parse_state *ps)
                 ps->slot_of[i] = i;
             qsort_r(ps->slot_of, (size_t)n, sizeof *ps->slot_of, cmp_slot_by_id, sys->atoms.id);
             for (int32_t i = 1; i < n; i++)
-                if (sys->atoms.id[ps->slot_of[i]] == sys->atoms.id[ps->slot_of[i - 1]])
-                    return fail_at(r, 0, "Atoms: atom id %lld appears more than once; ids must "
-                                   "be unique", (long long)sys->atoms.id[ps->slot_of[i]]);
+                if (sys->atoms.id[ps->slot_of[i]] == sys->atoms.id[ps->slot_of[i - 1]]) {
+                    int32_t a = ps->slot_of[i - 1], b = ps->slot_of[i]; /* entry order */
+                    return fail_at(r, 0, "Atoms: atom id %lld appears more than once (Atoms "
+                                   "entries %d and %d); ids must be unique",
+                                   (long long)sys->atoms.id[b], (a < b ? a : b) + 1,
+                                   (a < b ? b : a) + 1);
+                }
             break;
         }
         case SEC_VELOCITIES:

@@ -3,6 +3,7 @@
  * bad request or input (with a message), 3 when --check finds a problem.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 
 #include "check.h"
 #include "fixed.h"
+#include "io.h"
+#include "main_par.h"
 #include "options.h"
 #include "sim.h"
 
@@ -81,8 +84,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "shmemu-md: %s\n", err.msg);
         return 1;
     }
+    if (o.halo != MD_HALO_SERIAL) { /* the parallel driver: PE threads and kernels */
+        int st = md_main_parallel(&o, &sys);
+        md_system_free(&sys);
+        return st;
+    }
     double t0 = now_s();
-    md_sim *s = md_sim_create(&sys, &o.par, &o.dd, &err);
+    double etot0_restart; /* io: from --restart's checkpoint, else NaN */
+    md_sim *s = md_io_create_sim(&o.io, &sys, &o.par, &o.dd, &etot0_restart, &err); /* io */
     if (!s) {
         fprintf(stderr, "shmemu-md: %s\n", err.msg);
         md_system_free(&sys);
@@ -99,18 +108,26 @@ int main(int argc, char **argv)
     printf("# decomposition %dx%dx%d (%d PEs, simulated serially), pulses x %d y %d z %d, "
            "order %c%c%c\n", grid[0], grid[1], grid[2], o.dd.pes, pulses[0], pulses[1],
            pulses[2], "xyz"[o.dd.order[0]], "xyz"[o.dd.order[1]], "xyz"[o.dd.order[2]]);
+    md_io io; /* io: dumps, checkpoints, progress (io.h) */
+    if (md_io_start(&io, &o.io, &o.par, s, stdout, &err) != 0) {
+        fprintf(stderr, "shmemu-md: %s\n", err.msg);
+        md_sim_destroy(s);
+        md_system_free(&sys);
+        return 1;
+    }
     printf("#   step         temp           epot          ekin           etot        press "
            "       drift momentum checksum\n");
     md_thermo th;
     md_sim_thermo(s, &th);
-    const double etot0 = th.etot;
+    const double etot0 = isnan(etot0_restart) ? th.etot : etot0_restart; /* io */
     print_thermo(&th, etot0);
     check_totals ct = {0, 0, 0};
     if (o.check)
         run_checks(s, &ct);
     double t1 = now_s();
     int status = 0;
-    for (long step = 1; step <= o.par.steps; step++) {
+    const long first = md_sim_steps_done(s); /* io: 0, or the checkpoint's step */
+    for (long step = first + 1; step <= o.par.steps; step++) {
         bool out = step == o.par.steps || (o.par.thermo > 0 && step % o.par.thermo == 0);
         if (md_sim_step(s, out, &err) != 0) {
             fprintf(stderr, "shmemu-md: %s\n", err.msg);
@@ -123,6 +140,15 @@ int main(int argc, char **argv)
             md_sim_thermo(s, &th);
             print_thermo(&th, etot0);
         }
+        if (md_io_after_step(&io, s, etot0, &err) != 0) { /* io */
+            fprintf(stderr, "shmemu-md: %s\n", err.msg);
+            status = 1;
+            break;
+        }
+    }
+    if (md_io_finish(&io, &err) != 0 && status == 0) { /* io */
+        fprintf(stderr, "shmemu-md: %s\n", err.msg);
+        status = 1;
     }
     double t_run = now_s() - t1;
     long done = md_sim_steps_done(s);
@@ -138,9 +164,9 @@ int main(int argc, char **argv)
         printf("# energy drift %.6e per atom over %.6g tau: %.6e per atom per tau\n",
                th.etot - etot0, tau, (th.etot - etot0) / tau);
     }
-    if (done > 0)
+    if (done > first)
         fprintf(stderr, "shmemu-md: %ld steps in %.3f s (setup %.3f s): %.4g atom-steps/s\n",
-                done, t_run, t_setup, (double)sys.atoms.n * (double)done / t_run);
+                done - first, t_run, t_setup, (double)sys.atoms.n * (double)(done - first) / t_run);
     printf("checksum %016" PRIx64 "\n", md_sim_checksum(s));
     md_sim_destroy(s);
     md_system_free(&sys);

@@ -17,8 +17,9 @@ void md_options_usage(FILE *f)
         "usage: shmemu-md [options]\n"
         "\n"
         "Lennard-Jones MD (reduced units, velocity Verlet NVE, periodic box) with a GROMACS-\n"
-        "style domain decomposition whose PEs are simulated one after another in this\n"
-        "process. Every decomposition gives the same bits: the checksum of positions,\n"
+        "style domain decomposition whose PEs are threads of this process, exchanging\n"
+        "halos with GPU-style kernels (paper 000). Every decomposition, halo variant and\n"
+        "transport gives the same bits: the checksum of positions,\n"
         "momenta and forces printed on each thermo line is the same for any --pes/--dd.\n"
         "\n"
         "system (an fcc lattice unless --data is given):\n"
@@ -28,17 +29,41 @@ void md_options_usage(FILE *f)
         "  --seed S              velocity seed (default 12345)\n"
         "  --data FILE           LAMMPS data file, atom_style atomic\n"
         "run:\n"
-        "  --steps N             steps (default 100)\n"
+        "  --steps N             steps: the run ends at step N (default 100)\n"
         "  --dt DT               time step, tau (default 0.005)\n"
         "  --rc RC               LJ cut-off, sigma (default 2.5)\n"
         "  --skin S              pair-list buffer, sigma (default 0.3)\n"
         "  --nstlist N           steps between pair searches (default 20)\n"
         "  --shift               shift the LJ energy to 0 at the cut-off\n"
         "  --thermo N            thermo line every N steps; 0: first and last (default 10)\n"
-        "decomposition (simulated serially):\n"
-        "  --pes N               PEs (default 1, or the product of --dd)\n"
+        "decomposition and halo exchange:\n"
+        "  --pes N               PE threads (default 1, or the product of --dd)\n"
         "  --dd AxBxC            domains along x, y, z (default: chosen from --pes and the box)\n"
         "  --dim-order zyx|xyz   pulse order of the dimensions (default zyx, as paper 000)\n"
+        "  --halo fused|pulse|serial  halo kernels: fused (paper 000 Alg. 3-6, default), one\n"
+        "                        kernel per pulse, or the serial reference driver (every PE\n"
+        "                        simulated in one thread, no kernels)\n"
+        "  --transport direct|signal|auto  halo transport per pulse: direct stores through\n"
+        "                        nvshmem_ptr, put-with-signal, or direct where nvshmem_ptr\n"
+        "                        gives the peer (auto, default)\n"
+        "output and restart (every driver writes the same bytes; a restart may change\n"
+        "--pes, --dd, --halo and --transport):\n"
+        "  --dump FILE           trajectory frames, atoms in id order, positions wrapped,\n"
+        "                        %.17g (exact); format from the name: .xyz (extended XYZ)\n"
+        "                        or .lammpstrj/.dump (LAMMPS dump); each frame is written\n"
+        "                        whole, so a crash never damages earlier frames\n"
+        "  --dump-every N        a frame every N steps (default 100)\n"
+        "  --dump-format F       xyz or lammps, whatever the name\n"
+        "  --checkpoint FILE     exact binary state (written to a temporary file, synced,\n"
+        "                        renamed): at the run's last pair-search step, and every\n"
+        "                        --checkpoint-every steps\n"
+        "  --checkpoint-every N  a multiple of --nstlist: checkpoints are exact only at\n"
+        "                        search steps (default 0: at the end only)\n"
+        "  --restart FILE        continue from a checkpoint to step --steps; the same system\n"
+        "                        and --rc --skin --nstlist --dt --shift are required, any\n"
+        "                        --pes/--dd: every checksum equals the uninterrupted run's\n"
+        "  --progress            a progress line on standard error every 5 s (the default\n"
+        "                        when standard error is a terminal); --no-progress: never\n"
         "checking:\n"
         "  --check               brute-force oracles every step: pair lists complete at each\n"
         "                        search, pairs missed between searches, halo contents\n"
@@ -116,6 +141,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
     md_params_default(&o->par);
     md_lattice_default(&o->lat);
     md_ddparams_default(&o->dd);
+    md_io_options_default(&o->io);
     bool pes_given = false, dd_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -142,6 +168,8 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
             is_flag |= strcmp(name, flags[k]) == 0;
         for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
             known |= strcmp(name, valued[k]) == 0;
+        is_flag |= md_io_option_kind(name) == 2; /* io.h: --progress, --no-progress */
+        known |= md_io_option_kind(name) == 1;   /* io.h: --dump, --checkpoint, ... */
         if (!is_flag && !known)
             return md_fail(err, "unknown option '%s' (see --help)", name);
         if (is_flag) {
@@ -213,11 +241,26 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
             } else {
                 return md_fail(err, "--dim-order '%s': give zyx or xyz", val);
             }
-        } else if (!strcmp(name, "--halo") || !strcmp(name, "--transport") ||
-                   !strcmp(name, "--dump") || !strcmp(name, "--checkpoint") ||
-                   !strcmp(name, "--restart")) {
-            return md_fail(err, "%s is not implemented yet in this serial driver (issue 4); "
-                           "leave it out", name);
+        } else if (md_io_option_kind(name) != 0) {
+            rc = md_io_option_parse(&o->io, name, val, err);
+        } else if (!strcmp(name, "--halo")) {
+            if (!strcmp(val, "fused"))
+                o->halo = MD_HALO_FUSED;
+            else if (!strcmp(val, "pulse"))
+                o->halo = MD_HALO_PULSE;
+            else if (!strcmp(val, "serial"))
+                o->halo = MD_HALO_SERIAL;
+            else
+                return md_fail(err, "--halo '%s': give fused, pulse or serial", val);
+        } else if (!strcmp(name, "--transport")) {
+            if (!strcmp(val, "auto"))
+                o->transport = MD_TRANSPORT_AUTO;
+            else if (!strcmp(val, "direct"))
+                o->transport = MD_TRANSPORT_DIRECT;
+            else if (!strcmp(val, "signal"))
+                o->transport = MD_TRANSPORT_SIGNAL;
+            else
+                return md_fail(err, "--transport '%s': give direct, signal or auto", val);
         } else {
             return md_fail(err, "unknown option '%s' (see --help)", name);
         }
@@ -229,5 +272,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
                             "--temperature and --seed");
     if (dd_given && !pes_given)
         o->dd.pes = o->dd.grid[0] * o->dd.grid[1] * o->dd.grid[2];
+    if (md_io_options_check(&o->io, &o->par, err) != 0)
+        return -1;
     return 0;
 }

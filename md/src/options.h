@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "io.h"
+#include "par.h"
 #include "shmemu/md.h"
 
 typedef struct md_options {
@@ -17,6 +19,9 @@ typedef struct md_options {
     bool lattice_given; /* any of --cells --density --temperature --seed */
     bool help;
     bool check;         /* --check: brute-force pair and halo oracles every step */
+    md_io_options io;   /* --dump --checkpoint --restart --progress ... (io.h) */
+    md_halo_kind halo;  /* --halo fused|pulse|serial (par.h; default fused) */
+    md_transport transport; /* --transport direct|signal|auto (default auto) */
 } md_options;
 
 /* Fills o from argv (defaults first). Returns -1 with a message naming the option. */

@@ -241,6 +241,12 @@ void md_sim_destroy(md_sim *s)
 
 long md_sim_steps_done(const md_sim *s) { return s->step; }
 
+void md_sim_set_step(md_sim *s, long step)
+{
+    s->step = step;
+    s->last_search = step;
+}
+
 void md_sim_grid(const md_sim *s, int grid[3], int pulses[3])
 {
     for (int d = 0; d < 3; d++) {
@@ -250,7 +256,7 @@ void md_sim_grid(const md_sim *s, int grid[3], int pulses[3])
 }
 
 /* Hash of one atom's state; the checksum is the wrapping sum over atoms. */
-static uint64_t atom_hash(const md_atoms *a, int32_t i)
+uint64_t md_atom_hash(const md_atoms *a, int32_t i)
 {
     uint64_t h = md_mix64((uint64_t)a->id[i]);
     for (int d = 0; d < 3; d++) {
@@ -266,7 +272,7 @@ uint64_t md_sim_checksum(const md_sim *s)
     uint64_t sum = 0;
     for (int r = 0; r < s->grid.npes; r++)
         for (int32_t i = 0; i < s->pes[r].n_home; i++)
-            sum += atom_hash(&s->pes[r].at, i);
+            sum += md_atom_hash(&s->pes[r].at, i);
     return sum;
 }
 
@@ -311,13 +317,6 @@ void md_sim_pair_counts(const md_sim *s, int64_t *in_cutoff, int64_t *listed)
         *listed = l;
 }
 
-static int cmp_by_id(const void *a, const void *b, void *ctx)
-{
-    const int64_t *id = ctx;
-    int64_t x = id[*(const int32_t *)a], y = id[*(const int32_t *)b];
-    return (x > y) - (x < y);
-}
-
 int md_sim_gather(const md_sim *s, md_system *sys, md_error *err)
 {
     (void)err;
@@ -331,12 +330,6 @@ int md_sim_gather(const md_sim *s, md_system *sys, md_error *err)
     for (int r = 0; r < s->grid.npes; r++)
         for (int32_t i = 0; i < s->pes[r].n_home; i++)
             md_atoms_push(&sys->atoms, &s->pes[r].at, i);
-    int32_t n = sys->atoms.n;
-    int32_t *perm = md_xmalloc((size_t)(n ? n : 1) * sizeof *perm);
-    for (int32_t i = 0; i < n; i++)
-        perm[i] = i;
-    qsort_r(perm, (size_t)n, sizeof *perm, cmp_by_id, sys->atoms.id);
-    md_atoms_permute(&sys->atoms, perm, n);
-    free(perm);
+    md_atoms_sort_by_id(&sys->atoms);
     return 0;
 }

@@ -33,6 +33,9 @@ struct md_sim {
     bool acc_energy;     /* acc.epot and acc.virial belong to the current step */
 };
 
+/* Hash of one atom's state (id, x, p, f); md_sim_checksum is the wrapping sum over home
+ * atoms, so PEs of the parallel driver add their parts. */
+uint64_t md_atom_hash(const md_atoms *a, int32_t i);
 /* Pair search at the current positions: redistribute, order, pulse table, pair lists. */
 int md_sim_search(md_sim *s, md_error *err);
 /* Forces at the current positions (halo coordinates must be current). */

@@ -123,6 +123,24 @@ void md_atoms_permute(md_atoms *a, const int32_t *perm, int32_t n)
     }
 }
 
+static int cmp_by_id(const void *a, const void *b, void *ctx)
+{
+    const int64_t *id = ctx;
+    int64_t x = id[*(const int32_t *)a], y = id[*(const int32_t *)b];
+    return (x > y) - (x < y);
+}
+
+void md_atoms_sort_by_id(md_atoms *a)
+{
+    int32_t n = a->n;
+    int32_t *perm = md_xmalloc((size_t)(n ? n : 1) * sizeof *perm);
+    for (int32_t i = 0; i < n; i++)
+        perm[i] = i;
+    qsort_r(perm, (size_t)n, sizeof *perm, cmp_by_id, a->id);
+    md_atoms_permute(a, perm, n);
+    free(perm);
+}
+
 void md_atoms_clone(md_atoms *dst, const md_atoms *src)
 {
     memset(dst, 0, sizeof *dst);

@@ -29,6 +29,8 @@ void md_atoms_push(md_atoms *dst, const md_atoms *src, int32_t si);
 void md_atoms_copy1(md_atoms *dst, int32_t di, const md_atoms *src, int32_t si);
 /* Reorders atoms [0, n) so that new position k holds old atom perm[k]. */
 void md_atoms_permute(md_atoms *a, const int32_t *perm, int32_t n);
+/* Sorts atoms [0, a->n) by global id (ids are unique). */
+void md_atoms_sort_by_id(md_atoms *a);
 /* Deep copy. */
 void md_atoms_clone(md_atoms *dst, const md_atoms *src);
 

@@ -174,6 +174,9 @@ md_sim *md_sim_create(const md_system *sys, const md_params *par, const md_ddpar
  * on a physical error, e.g. atoms closer than 0.5 σ. */
 int md_sim_step(md_sim *sim, bool energy, md_error *err);
 long md_sim_steps_done(const md_sim *sim);
+/* Sets the step counter of a driver just created from a state of that step (a restart:
+ * the step must be a search step, as the driver's creation searched). */
+void md_sim_set_step(md_sim *sim, long step);
 void md_sim_thermo(const md_sim *sim, md_thermo *out);
 /* Order-independent checksum of every atom's id, position, momentum and force: a sum over
  * atoms of a 64-bit hash of each atom's state, so PEs can add their parts. */

@@ -1,0 +1,40 @@
+/*
+ * kernels/halo_fused_f.c: FusedCommUnpackF (paper 000, Alg. 6 with Alg. 5 in DEP_MGMT
+ * mode): the whole force halo of one step in one kernel, pulses in parallel.
+ *
+ * Grid: gridDim.x blocks per pulse, gridDim.y = the pulses, the last pulse first. Two
+ * roles per pulse p on this PE:
+ *   sender (block 0, thread 0): our halo slots of pulse p go back to recv_rank. A slot
+ *     that we forwarded in a later pulse k (pulse k's index_map holds atoms of pulse p:
+ *     bit p of k's dep_mask) collects k's returned forces first, so it waits for done_f[k]
+ *     (DEP_MGMT: "a forwarded atom's force slot waits for the later pulses' forces"). The
+ *     last pulse depends on nothing and goes at once. Then md_notify_f: direct (the owner
+ *     reads our slots, we release-store its signal) or put-with-signal into its fbuf.
+ *   receiver (every block): acquire-wait for sig_f[p] from send_rank, then add the
+ *     returned forces of our index_map entries (block's share) with integer atomics (exact
+ *     in any order, and pulses share atoms); the last block (release-increment election)
+ *     releases done_f[p] = seq for the senders of earlier pulses.
+ */
+#include "halo_dev.h"
+
+KERNEL(md_fused_comm_unpack_f, md_halo_args, a)
+{
+    const int p = a.npulse - 1 - (int)blockIdx.y;
+    const md_dpulse *m = &a.pulses[p];
+    const int nb = (int)gridDim.x, b = (int)blockIdx.x;
+    if (b == 0 && threadIdx.x == 0) {
+        for (int k = p + 1; k < a.npulse; k++)
+            if (a.pulses[k].dep_mask & (1u << p))
+                md_wait_local(&a.sig->done_f[k], a.seq);
+        md_notify_f(m, a.f, a.sig, p, a.seq, NVSHMEM_SIGNAL_SET, m->owner_sig_f != NULL);
+    }
+    if (threadIdx.x == 0)
+        md_wait_seq(&a.sig->sig_f[p], a.seq);
+    __syncthreads();
+    int32_t lo, hi;
+    md_split(m->send_size, b, nb, &lo, &hi);
+    md_unpack_f(m, a.f, lo, hi);
+    __syncthreads();
+    if (threadIdx.x == 0 && md_elect_last(&a.sig->cnt_f[p], nb))
+        st_release(&a.sig->done_f[p], a.seq, SCOPE_GPU);
+}

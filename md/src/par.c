@@ -1,0 +1,561 @@
+/*
+ * par.c: the parallel driver's step loop (par.h), one PE thread each.
+ *
+ * Ordering (why the exchanges need no handshake and signals no reset). Within a PE the
+ * streams and events order: update(start) before both force kernels and the coordinate
+ * halo; both force paths before update(end). Across PEs, for PE A sending pulse p to B:
+ * A's coordinate halo of step n + 1 writes B's halo slots (or puts into them) and B's
+ * force halo of step n is read by A (direct) or put into A's fbuf. A packs step n + 1 only
+ * after its force halo of step n completed (stream order), which waited for B's force
+ * signal of step n, which B sent after its non-local kernel of step n (stream order) had
+ * read those halo slots. So B's slots are free when A overwrites them, and B's signal word
+ * for step n has been consumed before A can set step n + 1's value. B overwrites its halo
+ * forces (the non-local kernel writes them) only after its coordinate halo of step n + 1
+ * saw A's signal, which A sent after reading B's forces of step n. Search steps replace
+ * the halo exchange with host work between barriers.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fixed.h"
+#include "kinetic.h"
+#include "par_int.h"
+#include "shmemu/pgas.h"
+#include "sim.h"
+#include "util.h"
+
+void md_par_opts_default(md_par_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->halo = MD_HALO_FUSED;
+    o->transport = MD_TRANSPORT_AUTO;
+    o->halo_blocks = 2;
+    o->halo_threads = 32;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- kernels of a step ------------------------------------------------------------------ */
+
+static md_halo_args halo_args(md_par_pe *c, uint64_t seq)
+{
+    md_halo_args a;
+    memset(&a, 0, sizeof a);
+    a.pulses = c->dp;
+    a.npulse = c->grid.total_pulses;
+    for (int d = 0; d < 3; d++) {
+        a.x[d] = md_par_x(c, d);
+        a.f[d] = md_par_f(c, d);
+    }
+    a.sig = c->sig;
+    a.seq = seq;
+    return a;
+}
+
+void md_par_halo_x(md_par_pe *c)
+{
+    const int np = c->grid.total_pulses;
+    if (np == 0)
+        return;
+    md_halo_args a = halo_args(c, ++c->seq_x);
+    const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
+    if (c->job->opt.halo == MD_HALO_FUSED) {
+        LAUNCH(md_fused_pack_comm_x, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
+        return;
+    }
+    for (int p = 0; p < np; p++) { /* pulse order: z, y, x (or the --dim-order) */
+        a.pulse = p;
+        LAUNCH(md_pulse_pack_x, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
+        LAUNCH(md_pulse_comm_x, DIM3(1, 1, 1), DIM3(1, 1, 1), 0, c->s_nl, a);
+        LAUNCH(md_pulse_recv_x, DIM3(1, 1, 1), DIM3(1, 1, 1), 0, c->s_nl, a);
+    }
+}
+
+static void halo_f(md_par_pe *c)
+{
+    const int np = c->grid.total_pulses;
+    if (np == 0)
+        return;
+    md_halo_args a = halo_args(c, ++c->seq_f);
+    const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
+    if (c->job->opt.halo == MD_HALO_FUSED) {
+        LAUNCH(md_fused_comm_unpack_f, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
+        return;
+    }
+    for (int p = np - 1; p >= 0; p--) { /* reverse pulse order */
+        a.pulse = p;
+        LAUNCH(md_pulse_comm_f, DIM3(1, 1, 1), DIM3(1, 1, 1), 0, c->s_nl, a);
+        LAUNCH(md_pulse_unpack_f, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
+    }
+}
+
+static void nonbonded(md_par_pe *c, bool nonlocal, bool energy)
+{
+    md_force_args a;
+    memset(&a, 0, sizeof a);
+    a.list = nonlocal ? &c->pe.nonlocal : &c->pe.local;
+    a.lj = &c->lj;
+    const int32_t cap = c->job->cap;
+    for (int d = 0; d < 3; d++) {
+        a.x[d] = md_par_x(c, d);
+        a.xd[d] = (nonlocal ? c->xd_nl : c->xd_loc) + (int64_t)d * cap;
+        a.f[d] = nonlocal ? md_par_f(c, d) : c->floc + (int64_t)d * cap;
+    }
+    a.n_conv = nonlocal ? c->pe.at.n : c->pe.n_home;
+    a.n_out = a.n_conv;
+    a.scratch = c->scratch + (nonlocal ? (int64_t)c->G * 3 * cap : 0);
+    a.acc = c->acc + (nonlocal ? c->G : 0);
+    a.energy = energy;
+    LAUNCH_COOP(md_nonbonded, DIM3(c->G, 1, 1), DIM3(1, 1, 1), 0, nonlocal ? c->s_nl : c->s_loc,
+                a);
+}
+
+static void update(md_par_pe *c, bool drift_too)
+{
+    md_update_args a;
+    memset(&a, 0, sizeof a);
+    a.n_home = c->pe.n_home;
+    const int32_t cap = c->job->cap;
+    for (int d = 0; d < 3; d++) {
+        a.x[d] = md_par_x(c, d);
+        a.p[d] = c->pe.at.p[d];
+        a.floc[d] = c->floc + (int64_t)d * cap;
+        a.fnl[d] = md_par_f(c, d);
+    }
+    a.type = c->pe.at.type;
+    a.drift = c->drift;
+    a.drift_too = drift_too;
+    LAUNCH(md_update, DIM3(c->G, 1, 1), DIM3(1, 1, 1), 0, c->s_upd, a);
+}
+
+/* Forces of the current positions; search: the halo was filled by the set-up exchange. */
+static void forces(md_par_pe *c, bool search, bool energy)
+{
+    cudaStreamWaitEvent(c->s_loc, c->ev_upd, 0);
+    cudaStreamWaitEvent(c->s_nl, c->ev_upd, 0);
+    nonbonded(c, false, energy);                 /* Local Non-bonded F, local stream */
+    cudaEventRecord(c->ev_loc, c->s_loc);
+    if (!search)
+        md_par_halo_x(c);                        /* FusedPackCommX (or pulses) */
+    nonbonded(c, true, energy);                  /* Non-Local Non-bonded F */
+    halo_f(c);                                   /* FusedCommUnpackF (or pulses) */
+    cudaEventRecord(c->ev_nl, c->s_nl);
+    cudaStreamWaitEvent(c->s_upd, c->ev_loc, 0);
+    cudaStreamWaitEvent(c->s_upd, c->ev_nl, 0);
+}
+
+/* ---- output: global sums ------------------------------------------------------------------ */
+
+enum { SUM_MOM = 0, SUM_CHECK = 3, SUM_EPOT, SUM_VIR, SUM_INCUT, SUM_CLOSE, SUM_PSQ };
+
+/* After a device synchronize: the home atoms' positions and total forces into pe->at
+ * (momenta live there already: the update kernel works on them in place). */
+static void home_state(md_par_pe *c)
+{
+    md_pe *pe = &c->pe;
+    const int32_t cap = c->job->cap;
+    for (int d = 0; d < 3; d++)
+        for (int32_t i = 0; i < pe->n_home; i++) {
+            pe->at.x[d][i] = md_par_x(c, d)[i];
+            pe->at.f[d][i] = c->floc[(int64_t)d * cap + i] + md_par_f(c, d)[i];
+        }
+}
+
+/* Collective, after a device synchronize. Returns -1 on every PE if atoms came too close. */
+static int sample(md_par_pe *c, long step, bool energy, md_error *err)
+{
+    md_pe *pe = &c->pe;
+    home_state(c);
+    const int nt = c->job->sys->ntypes;
+    const int nsum = SUM_PSQ + 2 * nt;
+    uint64_t *mine = md_xcalloc((size_t)nsum, sizeof *mine);
+    md_momentum_accumulate(&pe->at, pe->n_home, mine + SUM_MOM);
+    for (int32_t i = 0; i < pe->n_home; i++)
+        mine[SUM_CHECK] += md_atom_hash(&pe->at, i);
+    for (int k = 0; k < 2 * c->G; k++) {
+        mine[SUM_EPOT] += (uint64_t)c->acc[k].epot;
+        mine[SUM_VIR] += (uint64_t)c->acc[k].virial;
+        mine[SUM_INCUT] += (uint64_t)c->acc[k].in_cut;
+    }
+    mine[SUM_CLOSE] = (uint64_t)c->too_close;
+    md_u128 *psq = md_xcalloc((size_t)nt, sizeof *psq);
+    md_kinetic_accumulate(&pe->at, pe->n_home, psq);
+    for (int t = 0; t < nt; t++) {
+        mine[SUM_PSQ + 2 * t] = (uint64_t)psq[t];
+        mine[SUM_PSQ + 2 * t + 1] = (uint64_t)(psq[t] >> 64);
+    }
+    memcpy(c->pub, mine, (size_t)nsum * sizeof *mine);
+    nvshmem_barrier_all();
+    uint64_t *tot = md_xcalloc((size_t)nsum, sizeof *tot);
+    for (int t = 0; t < nt; t++)
+        psq[t] = 0;
+    for (int r = 0; r < c->npes; r++) {
+        nvshmem_getmem(mine, c->pub, (size_t)nsum * sizeof *mine, r);
+        for (int k = 0; k < SUM_PSQ; k++)
+            tot[k] += mine[k];
+        for (int t = 0; t < nt; t++)
+            psq[t] += ((md_u128)mine[SUM_PSQ + 2 * t + 1] << 64) | mine[SUM_PSQ + 2 * t];
+    }
+    nvshmem_barrier_all();
+    int rc = 0;
+    if (tot[SUM_CLOSE] != 0) {
+        rc = md_fail(err, "by step %ld: %llu pairs closer than %.2g σ: the force would "
+                     "overflow the fixed-point range; the input has overlapping atoms or the "
+                     "time step is too large (--dt)", step, (unsigned long long)tot[SUM_CLOSE],
+                     MD_R_MIN);
+    } else if (c->me == 0) {
+        const md_system *sys = c->job->sys;
+        md_thermo t;
+        memset(&t, 0, sizeof t);
+        double ke = md_kinetic_energy(psq, sys->mass, nt, c->job->par.dt);
+        double n = (double)sys->atoms.n;
+        double vol = md_pos_to_double(sys->box.len[0]) * md_pos_to_double(sys->box.len[1]) *
+                     md_pos_to_double(sys->box.len[2]);
+        t.step = step;
+        t.temp = 2.0 * ke / md_dof(sys->atoms.n);
+        t.ekin = ke / n;
+        t.has_energy = energy;
+        if (energy) {
+            t.epot_fx = (int64_t)tot[SUM_EPOT];
+            t.virial_fx = (int64_t)tot[SUM_VIR];
+            t.epot = md_energy_to_double(t.epot_fx) / n;
+            t.etot = t.epot + t.ekin;
+            t.press = (2.0 * ke + md_energy_to_double(t.virial_fx)) / (3.0 * vol);
+        }
+        for (int d = 0; d < 3; d++)
+            t.momentum[d] = (int64_t)tot[SUM_MOM + d];
+        t.checksum = tot[SUM_CHECK];
+        c->job->res.checksum = t.checksum;
+        c->job->res.steps = step;
+        if (c->job->cb)
+            rc = c->job->cb(&t, c->job->cb_ctx);
+        if (rc != 0)
+            md_fail(err, "stopped by the output callback at step %ld", step);
+    }
+    free(mine);
+    free(tot);
+    free(psq);
+    return md_par_any_failed(c, rc != 0) ? -1 : 0;
+}
+
+/* Collective, after a device synchronize: gathers every PE's home atoms on PE 0 (through
+ * symmetric memory, as on GPUs: each PE packs its atoms into gat, PE 0 gets them) and
+ * hands them, ordered by id, to opt.snapshot. */
+static int snapshot(md_par_pe *c, long step, md_error *err)
+{
+    enum { PER_ATOM = 11 }; /* id, type, x[3], p[3], f[3] */
+    md_pe *pe = &c->pe;
+    const int64_t n = pe->n_home;
+    home_state(c);
+    int64_t *g = c->gat;
+    g[0] = n;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t *a = g + 1 + PER_ATOM * i;
+        a[0] = pe->at.id[i];
+        a[1] = pe->at.type[i];
+        for (int d = 0; d < 3; d++) {
+            a[2 + d] = pe->at.x[d][i];
+            a[5 + d] = pe->at.p[d][i];
+            a[8 + d] = pe->at.f[d][i];
+        }
+    }
+    nvshmem_barrier_all();
+    int rc = 0;
+    if (c->me == 0) {
+        const md_system *sys = c->job->sys;
+        md_system snap;
+        memset(&snap, 0, sizeof snap);
+        snap.box = sys->box;
+        snap.ntypes = sys->ntypes;
+        snap.mass = sys->mass;
+        snap.dt = sys->dt;
+        md_atoms_reserve(&snap.atoms, sys->atoms.n);
+        int64_t *buf = md_xmalloc((size_t)(PER_ATOM * c->job->cap) * sizeof *buf);
+        for (int r = 0; r < c->npes && rc == 0; r++) {
+            int64_t m;
+            nvshmem_getmem(&m, g, sizeof m, r);
+            if (m < 0 || snap.atoms.n + m > sys->atoms.n) {
+                rc = md_fail(err, "snapshot at step %ld: PE %d holds %lld atoms, more than "
+                             "the system's %d; report it", step, r, (long long)m, sys->atoms.n);
+                break;
+            }
+            nvshmem_getmem(buf, g + 1, (size_t)(PER_ATOM * m) * sizeof *buf, r);
+            for (int64_t i = 0; i < m; i++) {
+                const int64_t *a = buf + PER_ATOM * i;
+                int32_t k = snap.atoms.n++;
+                snap.atoms.id[k] = a[0];
+                snap.atoms.type[k] = (int32_t)a[1];
+                snap.atoms.zone[k] = 0;
+                for (int d = 0; d < 3; d++) {
+                    snap.atoms.x[d][k] = a[2 + d];
+                    snap.atoms.p[d][k] = a[5 + d];
+                    snap.atoms.f[d][k] = a[8 + d];
+                }
+            }
+        }
+        free(buf);
+        if (rc == 0 && snap.atoms.n != sys->atoms.n)
+            rc = md_fail(err, "snapshot at step %ld: the PEs hold %d atoms, the system %d; "
+                         "report it", step, snap.atoms.n, sys->atoms.n);
+        if (rc == 0) {
+            md_atoms_sort_by_id(&snap.atoms);
+            rc = c->job->opt.snapshot(&snap, step, c->job->opt.io_ctx, err);
+        }
+        md_atoms_free(&snap.atoms);
+    }
+    nvshmem_barrier_all(); /* gat is free again */
+    return md_par_any_failed(c, rc != 0) ? -1 : 0;
+}
+
+static void collect_too_close(md_par_pe *c)
+{
+    for (int k = 0; k < 2 * c->G; k++)
+        c->too_close += c->acc[k].too_close;
+}
+
+/* ---- one PE ------------------------------------------------------------------------------- */
+
+static void pe_setup(md_par_pe *c, md_par_job *job)
+{
+    memset(c, 0, sizeof *c);
+    c->job = job;
+    c->me = nvshmem_my_pe();
+    c->npes = nvshmem_n_pes();
+    md_error e;
+    md_lj_init(&c->lj, job->par.rc, job->par.skin, job->par.shift);
+    md_grid_setup(&c->grid, job->sys->box.len, &job->dd, c->lj.rlist, &e); /* checked */
+    md_pe_init(&c->pe, &c->grid, c->me);
+    const md_system *sys = job->sys;
+    c->drift = md_xmalloc((size_t)sys->ntypes * sizeof *c->drift);
+    for (int t = 0; t < sys->ntypes; t++)
+        c->drift[t] = (job->par.dt * job->par.dt) / (2.0 * sys->mass[t]);
+    const size_t cap = (size_t)job->cap;
+    const size_t np = (size_t)(c->grid.total_pulses > 0 ? c->grid.total_pulses : 1);
+    c->xs = nvshmem_malloc(3 * cap * sizeof(int64_t));
+    c->fs = nvshmem_malloc(3 * cap * sizeof(int64_t));
+    c->sig = nvshmem_malloc(sizeof(md_dsig));
+    c->xstage = nvshmem_malloc(np * 3 * cap * sizeof(int64_t));
+    c->fbuf = nvshmem_malloc(np * 3 * cap * sizeof(int64_t));
+    c->pub = nvshmem_malloc((1 + 8 * cap + 64) * sizeof(int64_t));
+    c->small = nvshmem_malloc(64 * sizeof(int64_t));
+    if (job->opt.want) /* collective like every nvshmem_malloc: every PE has the same opt */
+        c->gat = nvshmem_malloc((1 + 11 * cap) * sizeof(int64_t));
+    memset(c->sig, 0, sizeof *c->sig);
+    memset(c->xs, 0, 3 * cap * sizeof(int64_t));
+    memset(c->fs, 0, 3 * cap * sizeof(int64_t));
+    int G = job->opt.force_blocks;
+    if (G <= 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        G = (int)(cores / c->npes);
+        G = G < 1 ? 1 : G > 16 ? 16 : G;
+    }
+    c->G = G;
+    cudaMalloc((void **)&c->floc, 3 * cap * sizeof(int64_t));
+    cudaMalloc((void **)&c->xd_loc, 3 * cap * sizeof(double));
+    cudaMalloc((void **)&c->xd_nl, 3 * cap * sizeof(double));
+    cudaMalloc((void **)&c->scratch, (G > 1 ? 2 * (size_t)G * 3 * cap : 1) * sizeof(int64_t));
+    cudaMalloc((void **)&c->acc, 2 * (size_t)G * sizeof(md_force_acc));
+    cudaMalloc((void **)&c->dp, MD_KMAX_PULSES * sizeof(md_dpulse));
+    int lo, hi;
+    cudaDeviceGetStreamPriorityRange(&lo, &hi);
+    cudaStreamCreateWithPriority(&c->s_loc, cudaStreamNonBlocking, lo);
+    cudaStreamCreateWithPriority(&c->s_nl, cudaStreamNonBlocking, hi); /* high priority */
+    cudaStreamCreateWithPriority(&c->s_upd, cudaStreamNonBlocking, lo);
+    cudaEventCreateWithFlags(&c->ev_upd, cudaEventDisableTiming);
+    cudaEventCreateWithFlags(&c->ev_loc, cudaEventDisableTiming);
+    cudaEventCreateWithFlags(&c->ev_nl, cudaEventDisableTiming);
+    /* Initial distribution: each PE takes its atoms from the input (read by all). */
+    for (int32_t i = 0; i < sys->atoms.n; i++) {
+        int64_t x[3];
+        for (int d = 0; d < 3; d++)
+            x[d] = md_wrap(sys->atoms.x[d][i], c->grid.box[d]);
+        if (md_grid_owner(&c->grid, x) != c->me)
+            continue;
+        md_atoms_push(&c->pe.at, &sys->atoms, i);
+        int32_t k = c->pe.at.n - 1;
+        for (int d = 0; d < 3; d++)
+            c->pe.at.x[d][k] = x[d];
+        c->pe.at.zone[k] = 0;
+    }
+    c->pe.n_home = c->pe.at.n;
+    for (int d = 0; d < 3; d++)
+        memcpy(md_par_x(c, d), c->pe.at.x[d], (size_t)c->pe.n_home * sizeof(int64_t));
+}
+
+static void pe_teardown(md_par_pe *c)
+{
+    cudaDeviceSynchronize();
+    nvshmem_barrier_all(); /* no peer reads or writes our memory any more */
+    cudaStreamDestroy(c->s_loc);
+    cudaStreamDestroy(c->s_nl);
+    cudaStreamDestroy(c->s_upd);
+    cudaEventDestroy(c->ev_upd);
+    cudaEventDestroy(c->ev_loc);
+    cudaEventDestroy(c->ev_nl);
+    cudaFree(c->floc);
+    cudaFree(c->xd_loc);
+    cudaFree(c->xd_nl);
+    cudaFree(c->scratch);
+    cudaFree(c->acc);
+    cudaFree(c->dp);
+    nvshmem_free(c->xs);
+    nvshmem_free(c->fs);
+    nvshmem_free(c->sig);
+    nvshmem_free(c->xstage);
+    nvshmem_free(c->fbuf);
+    nvshmem_free(c->pub);
+    nvshmem_free(c->small);
+    if (c->gat)
+        nvshmem_free(c->gat);
+    free(c->drift);
+    md_pe_free(&c->pe);
+    md_grid_free(&c->grid);
+}
+
+static bool output_step(const md_par_job *job, long step)
+{
+    int every = job->opt.sample_every > 0 ? job->opt.sample_every : job->par.thermo;
+    return step == job->opt.first_step || step == job->par.steps ||
+           (every > 0 && step % every == 0);
+}
+
+static bool snapshot_step(const md_par_job *job, long step)
+{
+    return job->opt.want && job->opt.want(step, job->opt.io_ctx) != 0;
+}
+
+static int pe_main(void *arg)
+{
+    md_par_job *job = arg;
+    nvshmem_init();
+    md_par_pe *c = md_xcalloc(1, sizeof *c);
+    double t0 = now_s();
+    pe_setup(c, job);
+    md_error err;
+    memset(&err, 0, sizeof err);
+    int rc = md_par_search(c, &err);
+    if (rc == 0) {
+        cudaEventRecord(c->ev_upd, c->s_upd);
+        forces(c, true, true);
+        cudaDeviceSynchronize();
+        collect_too_close(c);
+        rc = sample(c, job->opt.first_step, true, &err);
+        if (rc == 0 && snapshot_step(job, job->opt.first_step))
+            rc = snapshot(c, job->opt.first_step, &err);
+    }
+    double t1 = now_s();
+    for (long step = job->opt.first_step + 1; rc == 0 && step <= job->par.steps; step++) {
+        const bool out = output_step(job, step);
+        const bool snap = snapshot_step(job, step);
+        const bool search = step % job->par.nstlist == 0;
+        update(c, true);                             /* kick + drift, update stream */
+        cudaEventRecord(c->ev_upd, c->s_upd);
+        if (search) {                                /* host work: search steps only */
+            cudaDeviceSynchronize();
+            collect_too_close(c);
+            if ((rc = md_par_search(c, &err)) != 0)
+                break;
+        }
+        forces(c, search, out);
+        update(c, false);                            /* kick, update stream */
+        if (out || snap) {                           /* host work: output steps only */
+            cudaDeviceSynchronize();
+            collect_too_close(c);
+        }
+        if (out)
+            rc = sample(c, step, true, &err);
+        if (snap && rc == 0)
+            rc = snapshot(c, step, &err);
+        if (c->me == 0 && job->opt.progress)
+            job->opt.progress(step, job->opt.io_ctx);
+    }
+    double t2 = now_s();
+    if (c->me == 0) {
+        job->res.seconds = t2 - t1;
+        job->res.setup_seconds = t1 - t0;
+        job->res.halo_checks = c->halo_checks;
+        for (int p = 0; p < c->grid.total_pulses; p++) {
+            job->res.direct_pulses += c->dp[p].peer_x[0] != NULL;
+            job->res.signal_pulses += c->dp[p].peer_x[0] == NULL;
+        }
+        if (rc != 0)
+            job->err = err;
+    }
+    if (rc != 0 && c->me != 0 && err.msg[0] && strcmp(err.msg, "another PE failed at the search"))
+        fprintf(stderr, "shmemu-md: PE %d: %s\n", c->me, err.msg);
+    pe_teardown(c);
+    free(c);
+    nvshmem_finalize();
+    return rc != 0;
+}
+
+int md_par_run(const md_system *sys, const md_params *par, const md_ddparams *dd,
+               const md_par_opts *opt, md_par_sample_fn cb, void *cb_ctx, md_par_result *res,
+               md_error *err)
+{
+    memset(res, 0, sizeof *res);
+    if (sys->atoms.n < 1)
+        return md_fail(err, "the system has no atoms");
+    /* Everything a PE could refuse is checked here once, by the serial driver's set-up
+     * (parameters, grid) on a dry grid. */
+    md_lj lj;
+    md_lj_init(&lj, par->rc, par->skin, par->shift);
+    md_grid g;
+    if (md_grid_setup(&g, sys->box.len, dd, lj.rlist, err) != 0) {
+        md_grid_free(&g);
+        return -1;
+    }
+    for (int d = 0; d < 3; d++) {
+        res->grid[d] = g.n[d];
+        res->pulses[d] = g.npulse[d];
+    }
+    md_grid_free(&g);
+    if (!(par->nstlist >= 1) || !(par->dt > 0.0) || par->steps < 0)
+        return md_fail(err, "bad run parameters (nstlist %d, dt %g, steps %ld)", par->nstlist,
+                       par->dt, par->steps);
+    if (opt->first_step < 0 || opt->first_step > par->steps ||
+        opt->first_step % par->nstlist != 0)
+        return md_fail(err, "the run cannot start at step %ld: it must be a search step (a "
+                       "multiple of --nstlist %d) no later than --steps %ld", opt->first_step,
+                       par->nstlist, par->steps);
+    if (opt->want && !opt->snapshot)
+        return md_fail(err, "md_par_opts: want is set without snapshot");
+    md_par_job *job = md_xcalloc(1, sizeof *job);
+    md_system copy = *sys;
+    md_atoms_clone(&copy.atoms, &sys->atoms);
+    md_system_set_dt(&copy, par->dt);
+    job->sys = &copy;
+    job->par = *par;
+    job->dd = *dd;
+    job->opt = *opt;
+    if (job->opt.halo_blocks < 1)
+        job->opt.halo_blocks = 1;
+    if (job->opt.halo_threads < 1)
+        job->opt.halo_threads = 1;
+    job->cb = cb;
+    job->cb_ctx = cb_ctx;
+    job->cap = sys->atoms.n + 64;
+    int rc = shmemu_launch(dd->pes, pe_main, job);
+    int grid[3], pulses[3];
+    memcpy(grid, res->grid, sizeof grid);
+    memcpy(pulses, res->pulses, sizeof pulses);
+    *res = job->res;
+    memcpy(res->grid, grid, sizeof grid);
+    memcpy(res->pulses, pulses, sizeof pulses);
+    if (rc != 0) {
+        if (job->err.msg[0])
+            *err = job->err;
+        else
+            md_fail(err, "the parallel run failed (PE messages above)");
+    }
+    md_atoms_free(&copy.atoms);
+    free(job);
+    return rc != 0 ? -1 : 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * par.h: the parallel driver: every PE of the decomposition is a pgas PE thread with its
+ * own md_pe, and every step runs as kernels (paper 000 Alg. 2) on the PE's streams:
+ *
+ *   update stream     md_update (kick + drift)                      -> event upd
+ *   local stream      wait upd; Local Non-bonded F                  -> event loc
+ *   non-local stream  wait upd; coordinate halo (fused or pulses); Non-Local Non-bonded F;
+ *                     force halo (fused or pulses)                  -> event nl
+ *   update stream     wait loc, nl; md_update (kick)
+ *
+ * The host synchronizes only at search steps (redistribution, pulse table set-up, pair
+ * lists: par_setup.c) and at output steps (thermo, checksum). md_sim (sim.c) stays the
+ * serial reference: every variant must give its checksums at every step.
+ */
+#ifndef MD_PAR_H
+#define MD_PAR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "shmemu/md.h"
+
+typedef enum { MD_HALO_FUSED = 0, MD_HALO_PULSE = 1, MD_HALO_SERIAL = 2 } md_halo_kind;
+typedef enum { MD_TRANSPORT_AUTO = 0, MD_TRANSPORT_DIRECT = 1, MD_TRANSPORT_SIGNAL = 2 } md_transport;
+
+typedef struct md_par_opts {
+    md_halo_kind halo;       /* fused (default) or pulse */
+    md_transport transport;  /* auto: direct where nvshmem_ptr gives the peer, else signal */
+    int halo_blocks;         /* blocks per pulse of the halo kernels (default 2) */
+    int halo_threads;        /* threads per block of the halo kernels (default 32) */
+    int force_blocks;        /* blocks of each force kernel (0: cores / PEs, at least 1) */
+    int sample_every;        /* output every N steps (0: params.thermo), plus 0 and last */
+    bool check_halo;         /* at every search: the id-encoded halo-contents test */
+    /* A restart: the system passed to md_par_run is the state of this step, which must be
+     * a search step (a multiple of nstlist); steps first_step + 1 .. par->steps run and the
+     * first output is at first_step. 0: a fresh start. */
+    long first_step;
+    /* Snapshots of the whole state (dumps, checkpoints: io.h), optional. Every PE calls
+     * want at every step from first_step on, so it must depend on the step only; when it
+     * returns non-zero the PEs synchronize, gather their home atoms on PE 0 (ordered by id,
+     * with the positions, momenta and forces of that step: what md_sim_gather gives) and
+     * PE 0 calls snapshot, whose non-zero return (with err) stops the run. PE 0 calls
+     * progress after each step is issued (the streams may still be working on it). */
+    unsigned (*want)(long step, void *ctx);
+    int (*snapshot)(const md_system *snap, long step, void *ctx, md_error *err);
+    void (*progress)(long step, void *ctx);
+    void *io_ctx;
+} md_par_opts;
+
+void md_par_opts_default(md_par_opts *o);
+
+/* Called on PE 0 at every output step with the global sums (the same md_thermo that
+ * md_sim_thermo gives). Non-zero stops the run (the value is returned). */
+typedef int (*md_par_sample_fn)(const md_thermo *t, void *ctx);
+
+typedef struct md_par_result {
+    long steps;              /* the last step done (first_step + steps done) */
+    uint64_t checksum;       /* at the last step */
+    double seconds;          /* the step loop, PE 0's wall time */
+    double setup_seconds;
+    int grid[3], pulses[3];
+    int64_t halo_checks;     /* halo slots verified by check_halo */
+    int direct_pulses;       /* pulse directions that used the direct path (PE 0) */
+    int signal_pulses;
+} md_par_result;
+
+/* Runs sys (the state of step opt->first_step) to step par->steps on dd->pes PE threads.
+ * Returns 0, or -1 with err. */
+int md_par_run(const md_system *sys, const md_params *par, const md_ddparams *dd,
+               const md_par_opts *opt, md_par_sample_fn cb, void *cb_ctx, md_par_result *res,
+               md_error *err);
+
+#endif

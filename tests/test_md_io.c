@@ -1,0 +1,977 @@
+/*
+ * test_md_io.c: the MD app's input and output (md/src/dump.c, checkpoint.c, progress.c,
+ * io.c) and its error messages.
+ *
+ *   - dump round trip: frames in extended XYZ and LAMMPS format parse back to the exact
+ *     fixed-point state (wrapped positions, momenta), several frames appended;
+ *   - checkpoint: CRC-64/XZ check value; encode/decode and file round trip; every
+ *     truncation, flipped bytes in header and payload, wrong magic, trailing bytes: all
+ *     rejected with a message, never a crash;
+ *   - restart equality: a run of N steps and a run of N/2 steps + checkpoint + restart on
+ *     another decomposition + N/2 steps give the same checksum at every step; a capture at
+ *     a non-search step is refused; inconsistent parameters and systems are named;
+ *   - physics oracles: energy drift of a shifted-LJ fcc system over 300 steps (dt 0.005)
+ *     below a bound, total momentum exactly zero at every step;
+ *   - progress line schedule and text; option errors; a data-file atom outside the box;
+ *   - the program (bin/shmemu-md, run as a child when built): restart equality across
+ *     --pes through the files, stdout ending in the checksum, clear errors and exit 1 for
+ *     an unwritable dump, a corrupted checkpoint, a restart with another --rc, and domains
+ *     too thin for two pulses.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "checkpoint.h"
+#include "dump.h"
+#include "io.h"
+#include "options.h"
+#include "progress.h"
+#include "test_md_util.h"
+
+/* ---- helpers --------------------------------------------------------------------------- */
+
+static char tmpdir[256];
+
+static int setup_tmp(void **state)
+{
+    (void)state;
+    const char *base = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/test_md_io.XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(tmpdir))
+        return -1;
+    return 0;
+}
+
+static int teardown_tmp(void **state)
+{
+    (void)state;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void tmp_path(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s", tmpdir, name);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s: %s", path, strerror(errno));
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = md_xmalloc((size_t)n + 1);
+    size_t got = fread(b, 1, (size_t)n, f);
+    fclose(f);
+    assert_int_equal(got, (size_t)n);
+    b[n] = '\0';
+    if (len)
+        *len = (size_t)n;
+    return b;
+}
+
+static void spit(const char *path, const void *b, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        fail_msg("cannot create %s", path);
+    assert_int_equal(fwrite(b, 1, len, f), len);
+    fclose(f);
+}
+
+/* A small system in motion, gathered between two searches (positions unwrapped). */
+static md_sim *moving_sim(md_params *par, int steps)
+{
+    md_system sys;
+    md_test_fcc(&sys, 4, 4, 4, 1.44, 99, 0.005);
+    md_params_default(par);
+    par->nstlist = 10;
+    md_sim *s = md_test_sim(&sys, par, 1, 1, 1, false);
+    md_system_free(&sys);
+    for (int k = 0; k < steps; k++)
+        md_test_step(s, false);
+    return s;
+}
+
+static void gather(const md_sim *s, md_system *out)
+{
+    md_error err;
+    if (md_sim_gather(s, out, &err) != 0)
+        fail_msg("gather: %s", err.msg);
+}
+
+/* ---- dump ------------------------------------------------------------------------------ */
+
+/* Parses the frames of a dump file back into fixed point and compares with snap. */
+static void check_frames(const char *text, md_dump_format fmt, const md_system *snap,
+                         const long *steps, int nframes)
+{
+    const md_atoms *a = &snap->atoms;
+    const double unit = md_momentum_unit(snap->dt);
+    const char *p = text;
+    for (int fr = 0; fr < nframes; fr++) {
+        double lo[3], hi[3];
+        int n;
+        char *end;
+        if (fmt == MD_DUMP_XYZ) {
+            n = (int)strtol(p, &end, 10);
+            assert_int_equal(n, a->n);
+            p = strchr(p, '\n') + 1;
+            const char *eol = strchr(p, '\n');
+            double len[9];
+            const char *lat = strstr(p, "Lattice=\"");
+            assert_non_null(lat);
+            assert_true(lat < eol);
+            lat += 9;
+            for (int k = 0; k < 9; k++) {
+                len[k] = strtod(lat, &end);
+                lat = end;
+            }
+            const char *org = strstr(p, "Origin=\"") + 8;
+            for (int d = 0; d < 3; d++) {
+                lo[d] = strtod(org, &end);
+                org = end;
+                hi[d] = lo[d] + len[4 * d];
+            }
+            assert_non_null(strstr(p, "Properties=species:S:1:pos:R:3:vel:R:3:id:I:1 "));
+            char want[64];
+            snprintf(want, sizeof want, " Step=%ld ", steps[fr]);
+            const char *st = strstr(p, want);
+            assert_true(st && st < eol);
+            p = eol + 1;
+        } else {
+            char want[64];
+            snprintf(want, sizeof want, "ITEM: TIMESTEP\n%ld\nITEM: NUMBER OF ATOMS\n",
+                     steps[fr]);
+            assert_memory_equal(p, want, strlen(want));
+            p += strlen(want);
+            n = (int)strtol(p, &end, 10);
+            assert_int_equal(n, a->n);
+            p = end + 1;
+            const char *bb = "ITEM: BOX BOUNDS pp pp pp\n";
+            assert_memory_equal(p, bb, strlen(bb));
+            p += strlen(bb);
+            for (int d = 0; d < 3; d++) {
+                lo[d] = strtod(p, &end);
+                hi[d] = strtod(end, &end);
+                p = end + 1;
+            }
+            const char *ah = "ITEM: ATOMS id type x y z vx vy vz\n";
+            assert_memory_equal(p, ah, strlen(ah));
+            p += strlen(ah);
+        }
+        for (int d = 0; d < 3; d++) {
+            assert_true(lo[d] == snap->box.lo[d]);
+            assert_int_equal(md_pos_from_double(hi[d] - lo[d]), snap->box.len[d]);
+        }
+        for (int32_t i = 0; i < n; i++) {
+            long long id, type;
+            double x[3], v[3];
+            if (fmt == MD_DUMP_XYZ) {
+                assert_int_equal(*p, 'T');
+                type = strtoll(p + 1, &end, 10);
+                for (int d = 0; d < 3; d++)
+                    x[d] = strtod(end, &end);
+                for (int d = 0; d < 3; d++)
+                    v[d] = strtod(end, &end);
+                id = strtoll(end, &end, 10);
+            } else {
+                id = strtoll(p, &end, 10);
+                type = strtoll(end, &end, 10);
+                for (int d = 0; d < 3; d++)
+                    x[d] = strtod(end, &end);
+                for (int d = 0; d < 3; d++)
+                    v[d] = strtod(end, &end);
+            }
+            assert_int_equal(*end, '\n');
+            p = end + 1;
+            assert_int_equal(id, a->id[i]);
+            assert_int_equal(type, a->type[i] + 1);
+            for (int d = 0; d < 3; d++) {
+                assert_true(x[d] >= lo[d] && x[d] < hi[d]);
+                int64_t xf = md_pos_from_double(x[d] - lo[d]);
+                int64_t pf = md_round_i64(v[d] * snap->mass[a->type[i]] / unit);
+                if (xf != md_wrap(a->x[d][i], snap->box.len[d]) || pf != a->p[d][i])
+                    fail_msg("frame %d atom %lld %c: read back x %lld p %lld, state x %lld "
+                             "(wrapped %lld) p %lld", fr, id, 'x' + d, (long long)xf,
+                             (long long)pf, (long long)a->x[d][i],
+                             (long long)md_wrap(a->x[d][i], snap->box.len[d]),
+                             (long long)a->p[d][i]);
+            }
+        }
+    }
+    assert_int_equal(*p, '\0');
+}
+
+static void dump_round_trip(md_dump_format fmt, const char *name, double lo)
+{
+    md_params par;
+    md_sim *s = moving_sim(&par, 7); /* between searches: some atoms are outside the box */
+    md_system snap;
+    gather(s, &snap);
+    bool outside = false;
+    for (int32_t i = 0; i < snap.atoms.n; i++)
+        for (int d = 0; d < 3; d++)
+            outside |= snap.atoms.x[d][i] < 0 || snap.atoms.x[d][i] >= snap.box.len[d];
+    assert_true(outside); /* the wrap is exercised */
+    for (int d = 0; d < 3; d++)
+        snap.box.lo[d] = lo * (d + 1);
+    char path[512];
+    tmp_path(path, sizeof path, name);
+    md_dump_format guessed;
+    md_error err;
+    assert_int_equal(md_dump_format_from_path(path, &guessed, &err), 0);
+    assert_int_equal(guessed, fmt);
+    md_dump d;
+    assert_int_equal(md_dump_open(&d, path, fmt, &err), 0);
+    const long steps[3] = {7, 7, 1234567};
+    for (int k = 0; k < 3; k++)
+        if (md_dump_frame(&d, &snap, steps[k], &err) != 0)
+            fail_msg("%s", err.msg);
+    assert_int_equal(d.frames, 3);
+    assert_int_equal(md_dump_close(&d, &err), 0);
+    char *text = slurp(path, NULL);
+    check_frames(text, fmt, &snap, steps, 3);
+    free(text);
+    md_system_free(&snap);
+    md_sim_destroy(s);
+}
+
+static void test_dump_xyz_round_trip(void **state)
+{
+    (void)state;
+    dump_round_trip(MD_DUMP_XYZ, "traj.xyz", 0.0);
+    dump_round_trip(MD_DUMP_XYZ, "traj2.extxyz", -3.3);
+}
+
+static void test_dump_lammps_round_trip(void **state)
+{
+    (void)state;
+    dump_round_trip(MD_DUMP_LAMMPS, "traj.lammpstrj", 0.0);
+    dump_round_trip(MD_DUMP_LAMMPS, "traj2.dump", 17.125);
+}
+
+static void test_dump_errors(void **state)
+{
+    (void)state;
+    md_error err;
+    md_dump_format f;
+    assert_int_equal(md_dump_format_from_path("out.pdb", &f, &err), -1);
+    md_test_contains(err.msg, "--dump-format");
+    assert_int_equal(md_dump_format_parse("gro", &f, &err), -1);
+    md_test_contains(err.msg, "'gro'");
+    md_test_contains(err.msg, "xyz");
+    md_dump d;
+    assert_int_equal(md_dump_open(&d, "/nonexistent-dir/x.xyz", MD_DUMP_XYZ, &err), -1);
+    md_test_contains(err.msg, "/nonexistent-dir/x.xyz");
+    md_test_contains(err.msg, "cannot create");
+    assert_int_equal(md_dump_open(&d, tmpdir, MD_DUMP_XYZ, &err), -1);
+    md_test_contains(err.msg, "is a directory");
+}
+
+/* ---- checkpoint ------------------------------------------------------------------------ */
+
+static void test_crc64(void **state)
+{
+    (void)state;
+    assert_true(md_crc64(0, "123456789", 9) == 0x995dc9bbdf1939faull);
+    /* Continuation equals one pass. */
+    assert_true(md_crc64(md_crc64(0, "1234", 4), "56789", 5) == 0x995dc9bbdf1939faull);
+    assert_true(md_crc64(0, "", 0) == 0);
+}
+
+static void expect_same_checkpoint(const md_checkpoint *a, const md_checkpoint *b)
+{
+    assert_int_equal(a->step, b->step);
+    assert_int_equal(a->last_search, b->last_search);
+    assert_true(a->rc == b->rc && a->skin == b->skin && a->sys.dt == b->sys.dt);
+    assert_int_equal(a->nstlist, b->nstlist);
+    assert_int_equal(a->shift, b->shift);
+    assert_memory_equal(&a->etot0, &b->etot0, sizeof a->etot0);
+    assert_int_equal(a->sys.ntypes, b->sys.ntypes);
+    assert_memory_equal(a->sys.mass, b->sys.mass, (size_t)a->sys.ntypes * sizeof(double));
+    assert_memory_equal(&a->sys.box, &b->sys.box, sizeof a->sys.box);
+    const md_atoms *x = &a->sys.atoms, *y = &b->sys.atoms;
+    assert_int_equal(x->n, y->n);
+    size_t n = (size_t)x->n;
+    assert_memory_equal(x->id, y->id, n * sizeof *x->id);
+    assert_memory_equal(x->type, y->type, n * sizeof *x->type);
+    for (int d = 0; d < 3; d++) {
+        assert_memory_equal(x->x[d], y->x[d], n * sizeof *x->x[d]);
+        assert_memory_equal(x->p[d], y->p[d], n * sizeof *x->p[d]);
+        assert_memory_equal(x->f[d], y->f[d], n * sizeof *x->f[d]);
+    }
+}
+
+static void test_checkpoint_round_trip(void **state)
+{
+    (void)state;
+    md_params par;
+    md_sim *s = moving_sim(&par, 10); /* step 10: a search step */
+    md_checkpoint ck, back;
+    md_error err;
+    if (md_checkpoint_capture(s, &par, -4.25, &ck, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(ck.step, 10);
+    unsigned char *buf;
+    size_t len;
+    md_checkpoint_encode(&ck, &buf, &len);
+    assert_int_equal(len, MD_CKPT_HEADER_BYTES + 8 * (size_t)ck.sys.ntypes +
+                              84 * (size_t)ck.sys.atoms.n);
+    if (md_checkpoint_decode(buf, len, "buf", &back, &err) != 0)
+        fail_msg("%s", err.msg);
+    expect_same_checkpoint(&ck, &back);
+    md_checkpoint_free(&back);
+    /* Through a file, replacing an older one. */
+    char path[512];
+    tmp_path(path, sizeof path, "state.ckpt");
+    spit(path, "old", 3);
+    assert_int_equal(md_checkpoint_probe(path, &err), 0);
+    if (md_checkpoint_write(path, &ck, &err) != 0)
+        fail_msg("%s", err.msg);
+    if (md_checkpoint_read(path, &back, &err) != 0)
+        fail_msg("%s", err.msg);
+    expect_same_checkpoint(&ck, &back);
+    md_checkpoint_free(&back);
+    size_t flen;
+    char *file = slurp(path, &flen);
+    assert_int_equal(flen, len);
+    assert_memory_equal(file, buf, len);
+    free(file);
+    free(buf);
+    md_checkpoint_free(&ck);
+    /* Not at a search step: refused. */
+    md_test_step(s, false);
+    assert_int_equal(md_checkpoint_capture(s, &par, 0.0, &ck, &err), -1);
+    md_test_contains(err.msg, "not a search step");
+    md_sim_destroy(s);
+}
+
+static void expect_rejected(const unsigned char *b, size_t len, const char *needle)
+{
+    md_checkpoint ck;
+    md_error err;
+    err.msg[0] = '\0';
+    if (md_checkpoint_decode(b, len, "ck", &ck, &err) == 0)
+        fail_msg("a damaged checkpoint (%zu bytes) was accepted", len);
+    if (needle)
+        md_test_contains(err.msg, needle);
+    assert_true(strncmp(err.msg, "ck: ", 4) == 0);
+}
+
+static void test_checkpoint_damage(void **state)
+{
+    (void)state;
+    md_params par;
+    md_sim *s = moving_sim(&par, 0);
+    md_checkpoint ck;
+    md_error err;
+    if (md_checkpoint_capture(s, &par, NAN, &ck, &err) != 0)
+        fail_msg("%s", err.msg);
+    unsigned char *buf;
+    size_t len;
+    md_checkpoint_encode(&ck, &buf, &len);
+    /* Every truncation of the header, and a spread of them in the payload. */
+    for (size_t n = 0; n < len; n += n < MD_CKPT_HEADER_BYTES + 16 ? 1 : 97)
+        expect_rejected(buf, n, n < 8 ? "not a shmemu-md checkpoint" : "truncated");
+    /* A flipped bit anywhere: header fields are caught by the header CRC, payload by its. */
+    unsigned char *bad = md_xmalloc(len + 1);
+    for (size_t at = 8; at < len; at += at < MD_CKPT_HEADER_BYTES ? 1 : 211) {
+        memcpy(bad, buf, len);
+        bad[at] ^= 0x10;
+        expect_rejected(bad, len, NULL);
+    }
+    memcpy(bad, buf, len);
+    bad[MD_CKPT_HEADER_BYTES + 100] ^= 1;
+    expect_rejected(bad, len, "payload checksum mismatch");
+    memcpy(bad, buf, len);
+    bad[30] ^= 1;
+    expect_rejected(bad, len, "header checksum mismatch");
+    memcpy(bad, buf, len);
+    bad[0] = 'X';
+    expect_rejected(bad, len, "not a shmemu-md checkpoint");
+    memcpy(bad, buf, len);
+    bad[len] = 0;
+    expect_rejected(bad, len + 1, "after the end");
+    /* Through the file reader too: a truncated file. */
+    char path[512];
+    tmp_path(path, sizeof path, "short.ckpt");
+    spit(path, buf, len / 2);
+    md_checkpoint back;
+    assert_int_equal(md_checkpoint_read(path, &back, &err), -1);
+    md_test_contains(err.msg, "truncated");
+    tmp_path(path, sizeof path, "missing.ckpt");
+    assert_int_equal(md_checkpoint_read(path, &back, &err), -1);
+    md_test_contains(err.msg, "cannot open");
+    assert_int_equal(md_checkpoint_probe("/nonexistent-dir/ck", &err), -1);
+    md_test_contains(err.msg, "/nonexistent-dir/ck");
+    free(bad);
+    free(buf);
+    md_checkpoint_free(&ck);
+    md_sim_destroy(s);
+}
+
+static void test_checkpoint_mismatch(void **state)
+{
+    (void)state;
+    md_params par;
+    md_sim *s = moving_sim(&par, 0);
+    md_checkpoint ck;
+    md_error err;
+    if (md_checkpoint_capture(s, &par, NAN, &ck, &err) != 0)
+        fail_msg("%s", err.msg);
+    md_system sys;
+    gather(s, &sys);
+    assert_int_equal(md_checkpoint_match(&ck, &par, &sys, "ck", &err), 0);
+    md_params p = par;
+    p.rc = 2.6;
+    assert_int_equal(md_checkpoint_match(&ck, &p, &sys, "ck", &err), -1);
+    md_test_contains(err.msg, "rc differs");
+    md_test_contains(err.msg, "--rc 2.5");
+    p = par;
+    p.dt = 0.004;
+    assert_int_equal(md_checkpoint_match(&ck, &p, &sys, "ck", &err), -1);
+    md_test_contains(err.msg, "dt differs");
+    p = par;
+    p.skin = 0.4;
+    assert_int_equal(md_checkpoint_match(&ck, &p, &sys, "ck", &err), -1);
+    md_test_contains(err.msg, "skin differs");
+    p = par;
+    p.nstlist = 5;
+    assert_int_equal(md_checkpoint_match(&ck, &p, &sys, "ck", &err), -1);
+    md_test_contains(err.msg, "nstlist differs");
+    p = par;
+    p.shift = true;
+    assert_int_equal(md_checkpoint_match(&ck, &p, &sys, "ck", &err), -1);
+    md_test_contains(err.msg, "shift differs");
+    p = par;
+    md_system other;
+    md_test_fcc(&other, 5, 4, 4, 1.44, 99, 0.005);
+    assert_int_equal(md_checkpoint_match(&ck, &p, &other, "ck", &err), -1);
+    md_test_contains(err.msg, "atom count differs");
+    md_system_free(&other);
+    md_test_fcc(&other, 4, 4, 4, 1.44, 99, 0.005);
+    other.box.len[1] += 1;
+    assert_int_equal(md_checkpoint_match(&ck, &p, &other, "ck", &err), -1);
+    md_test_contains(err.msg, "box edge y differs");
+    md_system_free(&other);
+    md_system_free(&sys);
+    md_checkpoint_free(&ck);
+    md_sim_destroy(s);
+}
+
+/* Run A: steps 0..n in one go on 1 PE. Run B: 0..n/2 on 1 PE, checkpoint through a file,
+ * restart on grid g, n/2..n. Every step's checksum and thermo sums must be equal. */
+static void test_restart_equality(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_test_fcc(&sys, 6, 4, 4, 1.2, 4242, 0.005);
+    md_params par;
+    md_params_default(&par);
+    par.nstlist = 5;
+    par.shift = true;
+    const int n = md_test_scaled(40, 2); /* 40 natively, 20 under valgrind */
+    const int half = n / 2;              /* 20 or 10: search steps */
+    assert_int_equal(half % par.nstlist, 0);
+    par.steps = n;
+    uint64_t *ref = md_xcalloc((size_t)n + 1, sizeof *ref);
+    int64_t *ref_epot = md_xcalloc((size_t)n + 1, sizeof *ref_epot);
+    md_sim *a = md_test_sim(&sys, &par, 1, 1, 1, false);
+    ref[0] = md_sim_checksum(a);
+    for (int k = 1; k <= n; k++) {
+        md_test_step(a, true);
+        md_thermo th;
+        md_sim_thermo(a, &th);
+        ref[k] = th.checksum;
+        ref_epot[k] = th.epot_fx;
+    }
+    md_sim_destroy(a);
+
+    char path[512];
+    tmp_path(path, sizeof path, "restart.ckpt");
+    md_sim *b = md_test_sim(&sys, &par, 1, 1, 1, false);
+    for (int k = 1; k <= half; k++) {
+        md_test_step(b, false);
+        assert_true(md_sim_checksum(b) == ref[k]);
+    }
+    md_checkpoint ck;
+    md_error err;
+    if (md_checkpoint_capture(b, &par, -1.5, &ck, &err) != 0 ||
+        md_checkpoint_write(path, &ck, &err) != 0)
+        fail_msg("%s", err.msg);
+    md_checkpoint_free(&ck);
+    md_sim_destroy(b);
+
+    static const int grids[][3] = {{1, 1, 1}, {2, 2, 1}, {3, 1, 1}, {1, 2, 2}};
+    size_t ngrids = md_test_valgrind() ? 2 : sizeof grids / sizeof *grids;
+    for (size_t g = 0; g < ngrids; g++) {
+        if (md_checkpoint_read(path, &ck, &err) != 0)
+            fail_msg("%s", err.msg);
+        assert_true(ck.etot0 == -1.5);
+        md_ddparams dd;
+        md_ddparams_default(&dd);
+        dd.pes = grids[g][0] * grids[g][1] * grids[g][2];
+        memcpy(dd.grid, grids[g], sizeof dd.grid);
+        md_sim *c = md_checkpoint_restart(&ck, &par, &dd, &err);
+        if (!c)
+            fail_msg("restart on %dx%dx%d: %s", grids[g][0], grids[g][1], grids[g][2],
+                     err.msg);
+        assert_int_equal(md_sim_steps_done(c), half);
+        assert_true(md_sim_checksum(c) == ref[half]);
+        assert_true(md_checkpoint_state_checksum(&ck) == ref[half]);
+        md_checkpoint_free(&ck);
+        for (int k = half + 1; k <= n; k++) {
+            md_test_step(c, true);
+            md_thermo th;
+            md_sim_thermo(c, &th);
+            if (th.checksum != ref[k] || th.epot_fx != ref_epot[k])
+                fail_msg("restart on %dx%dx%d, step %d: checksum %016llx epot %lld, "
+                         "uninterrupted %016llx epot %lld", grids[g][0], grids[g][1],
+                         grids[g][2], k, (unsigned long long)th.checksum,
+                         (long long)th.epot_fx, (unsigned long long)ref[k],
+                         (long long)ref_epot[k]);
+        }
+        md_sim_destroy(c);
+    }
+    /* A restart that would not reproduce the forces is refused: tamper with one force. */
+    if (md_checkpoint_read(path, &ck, &err) != 0)
+        fail_msg("%s", err.msg);
+    ck.sys.atoms.f[1][7] += 1;
+    md_ddparams dd;
+    md_ddparams_default(&dd);
+    assert_null(md_checkpoint_restart(&ck, &par, &dd, &err));
+    md_test_contains(err.msg, "the force of atom");
+    md_checkpoint_free(&ck);
+    free(ref);
+    free(ref_epot);
+    md_system_free(&sys);
+}
+
+/* ---- physics oracles ------------------------------------------------------------------- */
+
+/* Shifted LJ (energy continuous at rc), fcc 4x4x4 (256 atoms) melting from T = 1.44 at
+ * density 0.8442, dt 0.005, nstlist 10, 300 steps (1.5 τ). Measured on this code: the drift
+ * etot(300) - etot(0) is -5e-5 ε per atom; etot fluctuates by up to 1e-3 on the way (the
+ * O(dt²) oscillation of velocity Verlet while the lattice melts). Bounds: drift 5e-4,
+ * fluctuation 3e-3 ε per atom; a force or integrator bug (a sign, a missing half kick, a
+ * missing pair) gives errors of order 0.1 to 1. The unshifted potential drifts 100x more
+ * through its jump at rc, which is why the test shifts. */
+#define DRIFT_BOUND_PER_ATOM 5e-4
+#define FLUCTUATION_BOUND_PER_ATOM 3e-3
+
+static void test_energy_drift_and_momentum(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_test_fcc(&sys, 4, 4, 4, 1.44, 12345, 0.005);
+    md_params par;
+    md_params_default(&par);
+    par.shift = true;
+    par.nstlist = 10;
+    const int steps = md_test_scaled(300, 3);
+    md_sim *s = md_test_sim(&sys, &par, 2, 1, 1, false);
+    md_thermo th;
+    md_sim_thermo(s, &th);
+    assert_true(th.has_energy);
+    const double e0 = th.etot;
+    double worst = 0;
+    for (int k = 1; k <= steps; k++) {
+        bool energy = k % 10 == 0 || k == steps;
+        md_test_step(s, energy);
+        md_sim_thermo(s, &th);
+        for (int d = 0; d < 3; d++)
+            if (th.momentum[d] != 0)
+                fail_msg("step %d: total momentum %c = %lld, not exactly 0", k, 'x' + d,
+                         (long long)th.momentum[d]);
+        if (energy && fabs(th.etot - e0) > worst)
+            worst = fabs(th.etot - e0);
+    }
+    print_message("energy drift over %d steps: %.3e per atom (bound %.0e), largest deviation "
+                  "%.3e (bound %.0e)\n", steps, th.etot - e0, DRIFT_BOUND_PER_ATOM, worst,
+                  FLUCTUATION_BOUND_PER_ATOM);
+    assert_true(fabs(th.etot - e0) < DRIFT_BOUND_PER_ATOM);
+    assert_true(worst < FLUCTUATION_BOUND_PER_ATOM);
+    md_sim_destroy(s);
+    md_system_free(&sys);
+}
+
+/* ---- the schedule (io.h) --------------------------------------------------------------- */
+
+static void test_io_schedule(void **state)
+{
+    (void)state;
+    md_params par;
+    md_sim *s = moving_sim(&par, 0);
+    par.steps = 95;
+    md_io_options o;
+    md_io_options_default(&o);
+    char ck[512], dump[512];
+    tmp_path(ck, sizeof ck, "sched.ckpt");
+    tmp_path(dump, sizeof dump, "sched.xyz");
+    o.checkpoint = ck;
+    o.checkpoint_every = 20;
+    o.dump = dump;
+    o.dump_every = 30;
+    o.progress = 0;
+    md_error err;
+    assert_int_equal(md_io_options_check(&o, &par, &err), 0);
+    FILE *devnull = fopen("/dev/null", "w");
+    md_io io;
+    if (md_io_start(&io, &o, &par, s, devnull, &err) != 0)
+        fail_msg("%s", err.msg);
+    char got[256] = "";
+    for (long k = 0; k <= 100; k++) {
+        unsigned w = md_io_wants(&io, k);
+        if (w) {
+            char one[32];
+            snprintf(one, sizeof one, "%ld%s%s ", k, w & MD_IO_DUMP ? "d" : "",
+                     w & MD_IO_CHECKPOINT ? "c" : "");
+            strcat(got, one);
+        }
+    }
+    /* Frames at multiples of 30 (step 0 was written by md_io_start); checkpoints at
+     * multiples of 20 and at 90, the last search step before 95. */
+    assert_string_equal(got, "0d 20c 30d 40c 60dc 80c 90dc ");
+    assert_int_equal(io.dump.frames, 1);
+    assert_int_equal(md_io_finish(&io, &err), 0);
+    fclose(devnull);
+    md_sim_destroy(s);
+}
+
+/* ---- progress -------------------------------------------------------------------------- */
+
+static void test_progress(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof path, "progress.txt");
+    FILE *f = fopen(path, "w+");
+    assert_non_null(f);
+    md_progress p;
+    md_progress_init(&p, 0, f, 2.0, 0, 1000, 100.0);
+    assert_false(md_progress_update(&p, 500, 200.0)); /* off */
+    md_progress_init(&p, -1, f, 2.0, 0, 1000, 100.0); /* a file is not a terminal */
+    assert_false(p.on);
+    md_progress_init(&p, 1, f, 2.0, 200, 1000, 100.0);
+    assert_false(md_progress_update(&p, 210, 101.0)); /* too early */
+    assert_true(md_progress_update(&p, 400, 102.0));  /* 200 steps in 2 s */
+    assert_false(md_progress_update(&p, 401, 103.0));
+    assert_true(md_progress_update(&p, 600, 104.0));
+    assert_false(md_progress_update(&p, 1000, 200.0)); /* the end: no line */
+    assert_int_equal(p.lines, 2);
+    fclose(f);
+    char *text = slurp(path, NULL);
+    assert_string_equal(text, "shmemu-md: step 400/1000 (25.0%), 100 steps/s, ETA 6.0 s\n"
+                              "shmemu-md: step 600/1000 (50.0%), 100 steps/s, ETA 4.0 s\n");
+    free(text);
+    char line[160];
+    md_progress_format(&p, 201, 101.0, line, sizeof line); /* 1 step/s, 799 to go */
+    md_test_contains(line, "ETA 13.3 min");
+}
+
+/* ---- options and input errors ---------------------------------------------------------- */
+
+static int parse(md_options *o, md_error *err, ...)
+{
+    char *argv[32] = {"shmemu-md"};
+    int argc = 1;
+    va_list ap;
+    va_start(ap, err);
+    for (char *a; (a = va_arg(ap, char *)) != NULL;)
+        argv[argc++] = a;
+    va_end(ap);
+    return md_options_parse(argc, argv, o, err);
+}
+
+static void test_options(void **state)
+{
+    (void)state;
+    md_options o;
+    md_error err;
+    assert_int_equal(parse(&o, &err, "--dump", "t.xyz", "--dump-every", "5", "--checkpoint",
+                           "c", "--checkpoint-every", "40", "--restart", "r", "--progress",
+                           NULL), 0);
+    assert_string_equal(o.io.dump, "t.xyz");
+    assert_int_equal(o.io.dump_every, 5);
+    assert_int_equal(o.io.checkpoint_every, 40);
+    assert_string_equal(o.io.restart, "r");
+    assert_int_equal(o.io.progress, 1);
+    assert_int_equal(parse(&o, &err, "--no-progress", NULL), 0);
+    assert_int_equal(o.io.progress, 0);
+    assert_int_equal(parse(&o, &err, "--dump", "t.out", "--dump-format", "lammps", NULL), 0);
+    assert_int_equal(parse(&o, &err, "--dump", "t.out", NULL), -1);
+    md_test_contains(err.msg, "--dump-format");
+    assert_int_equal(parse(&o, &err, "--dump", "t.xyz", "--dump-format", "pdb", NULL), -1);
+    md_test_contains(err.msg, "--dump-format 'pdb'");
+    assert_int_equal(parse(&o, &err, "--dump-every", "5", NULL), -1);
+    md_test_contains(err.msg, "need --dump FILE");
+    assert_int_equal(parse(&o, &err, "--dump", "t.xyz", "--dump-every", "0", NULL), -1);
+    md_test_contains(err.msg, "--dump-every '0'");
+    assert_int_equal(parse(&o, &err, "--checkpoint", "c", "--checkpoint-every", "30", NULL), -1);
+    md_test_contains(err.msg, "not a multiple of --nstlist 20");
+    md_test_contains(err.msg, "--checkpoint-every 40");
+    assert_int_equal(parse(&o, &err, "--checkpoint-every", "40", NULL), -1);
+    md_test_contains(err.msg, "needs --checkpoint FILE");
+    assert_int_equal(parse(&o, &err, "--steps", "-5", NULL), -1);
+    md_test_contains(err.msg, "--steps '-5'");
+    assert_int_equal(parse(&o, &err, "--dump=", NULL), -1);
+    md_test_contains(err.msg, "empty");
+    /* dt, rc: refused when the driver is created, naming the option. */
+    md_system sys;
+    md_test_fcc(&sys, 4, 4, 4, 1.0, 1, 0.005);
+    md_ddparams dd;
+    md_ddparams_default(&dd);
+    md_params par;
+    md_params_default(&par);
+    par.dt = 0;
+    assert_null(md_sim_create(&sys, &par, &dd, &err));
+    md_test_contains(err.msg, "--dt 0");
+    md_params_default(&par);
+    par.rc = -1;
+    assert_null(md_sim_create(&sys, &par, &dd, &err));
+    md_test_contains(err.msg, "--rc -1");
+    /* Domains thinner than rlist/2 (two pulses are not enough): named, with the fix. */
+    md_params_default(&par);
+    dd.pes = 6;
+    dd.grid[0] = 6;
+    dd.grid[1] = dd.grid[2] = 1;
+    assert_null(md_sim_create(&sys, &par, &dd, &err));
+    md_test_contains(err.msg, "--dd 6x1x1");
+    md_test_contains(err.msg, "domains along x");
+    md_test_contains(err.msg, "use fewer domains along x");
+    md_system_free(&sys);
+}
+
+static void test_data_file_errors(void **state)
+{
+    (void)state;
+    static const char head[] = "title\n\n2 atoms\n1 atom types\n0 4 xlo xhi\n0 4 ylo yhi\n"
+                               "0 4 zlo zhi\n\nMasses\n\n1 1.0\n\nAtoms # atomic\n\n";
+    char buf[512];
+    md_system sys;
+    md_error err;
+    snprintf(buf, sizeof buf, "%s1 1 1 1 1\n2 1 1 4.5 1\n", head);
+    assert_int_equal(md_lammps_parse(buf, strlen(buf), "in.lmp", 0.005, &sys, &err), -1);
+    md_test_contains(err.msg, "in.lmp:16:");
+    md_test_contains(err.msg, "outside the box");
+    md_test_contains(err.msg, "y = 4.5");
+    snprintf(buf, sizeof buf, "%s1 1 1 1 1\n2 1 1 x2 1\n", head);
+    assert_int_equal(md_lammps_parse(buf, strlen(buf), "in.lmp", 0.005, &sys, &err), -1);
+    md_test_contains(err.msg, "in.lmp:16:");
+    md_test_contains(err.msg, "(y)");
+    snprintf(buf, sizeof buf, "%s1 1 1 1 1\n1 1 2 2 2\n", head);
+    assert_int_equal(md_lammps_parse(buf, strlen(buf), "in.lmp", 0.005, &sys, &err), -1);
+    md_test_contains(err.msg, "atom id 1 appears more than once (Atoms entries 1 and 2)");
+    snprintf(buf, sizeof buf, "%s1 1 1 1 1\n", head);
+    assert_int_equal(md_lammps_parse(buf, strlen(buf), "in.lmp", 0.005, &sys, &err), -1);
+    md_test_contains(err.msg, "in.lmp");
+}
+
+/* ---- the program ----------------------------------------------------------------------- */
+
+/* bin/shmemu-md of this build: <build>/bin for BUILD=build-*, bin/ for the plain build. */
+static bool find_program(char *out, size_t size)
+{
+    char exe[512];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(out, size, "%s/../bin/shmemu-md", exe);
+            if (access(out, X_OK) == 0)
+                return true;
+        }
+    }
+    snprintf(out, size, "%s/../../bin/shmemu-md", MD_TEST_DATA_DIR);
+    return access(out, X_OK) == 0;
+}
+
+/* Runs the program with args (NULL-terminated), stdout and stderr to files; exit status. */
+static int run_program(const char *prog, const char *out, const char *errf, const char **args)
+{
+    const char *argv[48];
+    int k = 0;
+    argv[k++] = prog;
+    for (; *args; args++)
+        argv[k++] = *args;
+    argv[k] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0)
+            _exit(126);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(prog, (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    assert_true(waitpid(pid, &st, 0) == pid);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+/* The thermo lines (not starting with '#') with step >= from, and the last line. */
+static void thermo_from(const char *text, long from, char *out, size_t size, char *last,
+                        size_t lsize)
+{
+    out[0] = '\0';
+    const char *p = text;
+    const char *prev = text;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        if (p[0] != '#' && strncmp(p, "checksum", 8) != 0 && strtol(p, NULL, 10) >= from)
+            strncat(out, p, n + 1 < size - strlen(out) ? n + 1 : 0);
+        prev = p;
+        p = eol ? eol + 1 : p + n;
+    }
+    snprintf(last, lsize, "%s", prev);
+}
+
+/* The program end to end: a checkpoint and a dump written by the parallel driver are the
+ * same bytes as the serial driver's; restarts from it on other decompositions, variants and
+ * drivers reproduce the uninterrupted run's thermo lines and checksum. */
+static void run_ok(const char *prog, const char *out, const char *errf, const char **args)
+{
+    int st = run_program(prog, out, errf, args);
+    if (st != 0) {
+        char *e = slurp(errf, NULL);
+        fail_msg("shmemu-md exited %d: %s", st, e);
+    }
+}
+
+static void test_program(void **state)
+{
+    (void)state;
+    char prog[600];
+    if (!find_program(prog, sizeof prog))
+        fail_msg("shmemu-md not found next to this test nor in bin/ (md.mk builds it first)");
+    char out[512], errf[512], ck[512], dump[512], cks[512], dumps[512];
+    tmp_path(out, sizeof out, "out.txt");
+    tmp_path(errf, sizeof errf, "err.txt");
+    tmp_path(ck, sizeof ck, "run.ckpt");
+    tmp_path(dump, sizeof dump, "run.lammpstrj");
+    tmp_path(cks, sizeof cks, "serial.ckpt");
+    tmp_path(dumps, sizeof dumps, "serial.lammpstrj");
+    /* A: 60 steps straight (parallel driver, fused halo, 4 PEs). */
+    const char *a[] = {"--pes", "4", "--cells", "5", "--steps", "60", "--nstlist", "10",
+                       "--thermo", "5", "--progress", NULL};
+    run_ok(prog, out, errf, a);
+    char *ta = slurp(out, NULL);
+    /* B1: 30 steps with a checkpoint at step 30 and a dump, parallel and serial. */
+    const char *b1[] = {"--pes", "4", "--cells", "5", "--steps", "30", "--nstlist", "10",
+                        "--thermo", "5", "--checkpoint", ck, "--dump", dump, "--dump-every",
+                        "10", NULL};
+    run_ok(prog, out, errf, b1);
+    const char *b1s[] = {"--halo", "serial", "--cells", "5", "--steps", "30", "--nstlist",
+                         "10", "--checkpoint", cks, "--dump", dumps, "--dump-every", "10",
+                         NULL};
+    run_ok(prog, out, errf, b1s);
+    size_t l1, l2;
+    char *tdump = slurp(dump, &l1), *sdump = slurp(dumps, &l2);
+    int frames = 0;
+    for (const char *p = tdump; (p = strstr(p, "ITEM: TIMESTEP")); p++)
+        frames++;
+    assert_int_equal(frames, 4); /* steps 0, 10, 20, 30 */
+    assert_true(l1 == l2 && memcmp(tdump, sdump, l1) == 0);
+    free(tdump);
+    free(sdump);
+    char *c1 = slurp(ck, &l1), *c2 = slurp(cks, &l2);
+    assert_true(l1 == l2 && memcmp(c1, c2, l1) == 0);
+    free(c1);
+    free(c2);
+    /* B2: restarts to step 60 from the parallel driver's checkpoint: 3 PEs pulse/signal,
+     * 2x2x2 fused, and the serial driver on 2 PEs. */
+    static const char *variants[][6] = {
+        {"--pes", "3", "--halo", "pulse", "--transport", "signal"},
+        {"--dd", "2x2x2", "--halo", "fused", "--transport", "direct"},
+        {"--pes", "2", "--halo", "serial", "--thermo", "5"},
+    };
+    static char la[8192], lb[8192], lasta[256], lastb[256];
+    thermo_from(ta, 30, la, sizeof la, lasta, sizeof lasta);
+    assert_true(strlen(la) > 200);
+    assert_true(strncmp(lasta, "checksum ", 9) == 0 && strlen(lasta) == 9 + 16 + 1);
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        const char *b2[] = {"--cells", "5", "--steps", "60", "--nstlist", "10", "--thermo",
+                            "5", "--restart", ck, variants[v][0], variants[v][1],
+                            variants[v][2], variants[v][3], variants[v][4], variants[v][5],
+                            NULL};
+        run_ok(prog, out, errf, b2);
+        char *tb = slurp(out, NULL);
+        md_test_contains(tb, "# restarted from");
+        thermo_from(tb, 30, lb, sizeof lb, lastb, sizeof lastb);
+        assert_string_equal(la, lb); /* whole thermo lines, drift column included */
+        assert_string_equal(lasta, lastb);
+        free(tb);
+    }
+    /* Run A had --progress: nothing of it on stdout. */
+    assert_null(strstr(ta, "steps/s"));
+    free(ta);
+    /* Errors: exit 1 and a message naming the problem. */
+    const char *e1[] = {"--pes", "2", "--cells", "5", "--steps", "60", "--nstlist", "10",
+                        "--rc", "2.4", "--restart", ck, NULL};
+    assert_int_equal(run_program(prog, out, errf, e1), 1);
+    char *t = slurp(errf, NULL);
+    md_test_contains(t, "rc differs");
+    free(t);
+    size_t len;
+    char *raw = slurp(ck, &len);
+    raw[len / 2] ^= 4;
+    char bad[512];
+    tmp_path(bad, sizeof bad, "bad.ckpt");
+    spit(bad, raw, len);
+    free(raw);
+    const char *e2[] = {"--cells", "5", "--nstlist", "10", "--restart", bad, NULL};
+    assert_int_equal(run_program(prog, out, errf, e2), 1);
+    t = slurp(errf, NULL);
+    md_test_contains(t, "checksum mismatch");
+    free(t);
+    const char *e3[] = {"--pes", "2", "--cells", "5", "--dump", "/nonexistent-dir/t.xyz", NULL};
+    assert_int_equal(run_program(prog, out, errf, e3), 1);
+    t = slurp(errf, NULL);
+    md_test_contains(t, "/nonexistent-dir/t.xyz: cannot create");
+    free(t);
+    const char *e4[] = {"--cells", "5", "--dd", "7x1x1", NULL};
+    assert_int_equal(run_program(prog, out, errf, e4), 1);
+    t = slurp(errf, NULL);
+    md_test_contains(t, "use fewer domains along x");
+    free(t);
+    const char *e5[] = {"--pes", "2", "--cells", "6", "--nstlist", "10", "--restart", ck, NULL};
+    assert_int_equal(run_program(prog, out, errf, e5), 1);
+    t = slurp(errf, NULL);
+    md_test_contains(t, "atom count differs");
+    free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dump_xyz_round_trip),
+        cmocka_unit_test(test_dump_lammps_round_trip),
+        cmocka_unit_test(test_dump_errors),
+        cmocka_unit_test(test_crc64),
+        cmocka_unit_test(test_checkpoint_round_trip),
+        cmocka_unit_test(test_checkpoint_damage),
+        cmocka_unit_test(test_checkpoint_mismatch),
+        cmocka_unit_test(test_restart_equality),
+        cmocka_unit_test(test_energy_drift_and_momentum),
+        cmocka_unit_test(test_io_schedule),
+        cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_data_file_errors),
+        cmocka_unit_test(test_program),
+    };
+    return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
+}

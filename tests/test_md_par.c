@@ -1,0 +1,184 @@
+/*
+ * test_md_par.c: the parallel driver (PE threads, halo kernels) against the serial
+ * reference, bit for bit at every step:
+ *   - 1 PE serial vs 2, 3, 4, 6, 8, 12 PEs in 1D, 2D and 3D, fused halo, auto transport;
+ *   - pulse vs fused, direct vs put-signal, both pulse orders, two-pulse grids;
+ *   - repeated runs give the same bits; total momentum exactly zero at every step;
+ *   - halo contents: global ids encoded in the coordinates, every received slot checked
+ *     (with its periodic shift) at every search, 1D/2D/3D and two pulses, each variant.
+ */
+#include "par.h"
+#include "test_md_util.h"
+
+#define MAXSTEPS 64
+
+typedef struct rec {
+    uint64_t sum[MAXSTEPS + 1];
+    long n;
+    int64_t mom_bad;
+} rec;
+
+static int record(const md_thermo *t, void *ctx)
+{
+    rec *r = ctx;
+    if (t->step <= MAXSTEPS)
+        r->sum[t->step] = t->checksum;
+    r->n++;
+    for (int d = 0; d < 3; d++)
+        if (t->momentum[d] != 0)
+            r->mom_bad++;
+    return 0;
+}
+
+/* Serial reference checksums of steps 0..steps (1 PE). */
+static void serial_ref(const md_system *sys, const md_params *par, uint64_t *out)
+{
+    md_sim *s = md_test_sim(sys, par, 1, 1, 1, false);
+    out[0] = md_sim_checksum(s);
+    for (long k = 1; k <= par->steps; k++) {
+        md_test_step(s, false);
+        out[k] = md_sim_checksum(s);
+    }
+    md_sim_destroy(s);
+}
+
+static void par_run(const md_system *sys, const md_params *par, int nx, int ny, int nz,
+                    bool xyz, md_halo_kind halo, md_transport tr, bool check_halo,
+                    const uint64_t *ref)
+{
+    md_ddparams dd;
+    md_ddparams_default(&dd);
+    dd.pes = nx * ny * nz;
+    dd.grid[0] = nx;
+    dd.grid[1] = ny;
+    dd.grid[2] = nz;
+    if (xyz) {
+        dd.order[0] = 0;
+        dd.order[1] = 1;
+        dd.order[2] = 2;
+    }
+    md_par_opts o;
+    md_par_opts_default(&o);
+    o.halo = halo;
+    o.transport = tr;
+    o.sample_every = 1;
+    o.check_halo = check_halo;
+    rec r;
+    memset(&r, 0, sizeof r);
+    md_par_result res;
+    md_error err;
+    if (md_par_run(sys, par, &dd, &o, record, &r, &res, &err) != 0)
+        fail_msg("%dx%dx%d %s %s: %s", nx, ny, nz, halo ? "pulse" : "fused",
+                 tr == MD_TRANSPORT_SIGNAL ? "signal" : "direct", err.msg);
+    assert_int_equal(r.n, par->steps + 1);
+    assert_int_equal(r.mom_bad, 0);
+    for (long k = 0; k <= par->steps; k++)
+        if (r.sum[k] != ref[k])
+            fail_msg("%dx%dx%d %s %s %s, step %ld: checksum %016llx, serial %016llx", nx, ny,
+                     nz, xyz ? "xyz" : "zyx", halo ? "pulse" : "fused",
+                     tr == MD_TRANSPORT_SIGNAL ? "signal" : "direct", k,
+                     (unsigned long long)r.sum[k], (unsigned long long)ref[k]);
+    if (check_halo && res.pulses[0] + res.pulses[1] + res.pulses[2] > 0)
+        assert_true(res.halo_checks > 0);
+}
+
+static void small_system(md_system *sys, md_params *par, int cx, int cy, int cz)
+{
+    md_test_fcc(sys, cx, cy, cz, 1.44, 4242, 0.005);
+    md_params_default(par);
+    par->nstlist = 3;
+    par->steps = md_test_scaled(7, 2);
+}
+
+static void test_matrix_fused(void **state)
+{
+    (void)state;
+    static const int g[][3] = {{2, 2, 2}, {3, 1, 1}, {2, 2, 1}, {1, 2, 2}, {6, 1, 1},
+                               {3, 2, 1}, {12, 1, 1}, {1, 2, 1}, {3, 2, 2}};
+    md_system sys;
+    md_params par;
+    small_system(&sys, &par, 11, 4, 4);
+    uint64_t ref[MAXSTEPS + 1];
+    serial_ref(&sys, &par, ref);
+    size_t n = md_test_valgrind() ? 1 : sizeof g / sizeof *g;
+    for (size_t k = 0; k < n; k++)
+        par_run(&sys, &par, g[k][0], g[k][1], g[k][2], false, MD_HALO_FUSED,
+                MD_TRANSPORT_AUTO, false, ref);
+    md_system_free(&sys);
+}
+
+/* pulse vs fused, direct vs signal, orders; 4 and 8 PEs; repeated runs. */
+static void test_variants(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_params par;
+    small_system(&sys, &par, 6, 6, 6);
+    uint64_t ref[MAXSTEPS + 1];
+    serial_ref(&sys, &par, ref);
+    static const int g[][3] = {{2, 2, 1}, {2, 1, 2}};
+    int reps = md_test_valgrind() ? 1 : 2;
+    for (int k = 0; k < (md_test_valgrind() ? 1 : 2); k++)
+        for (int h = 0; h < 2; h++)
+            for (int t = 1; t <= 2; t++)
+                for (int rep = 0; rep < reps; rep++)
+                    if (!md_test_valgrind() || t == 1 + h)
+                    par_run(&sys, &par, g[k][0], g[k][1], g[k][2], rep == 1,
+                            h ? MD_HALO_PULSE : MD_HALO_FUSED, (md_transport)t, false, ref);
+    md_system_free(&sys);
+}
+
+/* Two pulses along x (domains thinner than rlist), alone and with y and z. */
+static void test_two_pulses(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_params par;
+    small_system(&sys, &par, 8, 4, 4);
+    uint64_t ref[MAXSTEPS + 1];
+    serial_ref(&sys, &par, ref);
+    md_par_result res;
+    (void)res;
+    for (int h = 0; h < 2; h++)
+        for (int t = 1; t <= 2; t++) {
+            if (md_test_valgrind() && t != 2 - h)
+                continue;
+            par_run(&sys, &par, 4, 1, 1, false, h ? MD_HALO_PULSE : MD_HALO_FUSED,
+                    (md_transport)t, true, ref);
+            if (!md_test_valgrind())
+                par_run(&sys, &par, 4, 2, 1, t == 2, h ? MD_HALO_PULSE : MD_HALO_FUSED,
+                        (md_transport)t, true, ref);
+        }
+    md_system_free(&sys);
+}
+
+/* Halo contents with ids in the coordinates: 1D, 2D, 3D, each variant and transport. */
+static void test_halo_contents(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_params par;
+    small_system(&sys, &par, 6, 6, 6);
+    par.steps = md_test_scaled(4, 2);
+    uint64_t ref[MAXSTEPS + 1];
+    serial_ref(&sys, &par, ref);
+    static const int g[][3] = {{2, 1, 1}, {1, 2, 2}, {2, 2, 2}};
+    for (size_t k = 0; k < 3; k++)
+        for (int h = 0; h < 2; h++)
+            for (int t = 1; t <= 2; t++)
+                if (!md_test_valgrind() || (k == 2 && t == 1 + h))
+                    par_run(&sys, &par, g[k][0], g[k][1], g[k][2], false,
+                            h ? MD_HALO_PULSE : MD_HALO_FUSED, (md_transport)t, true, ref);
+    md_system_free(&sys);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matrix_fused),
+        cmocka_unit_test(test_variants),
+        cmocka_unit_test(test_two_pulses),
+        cmocka_unit_test(test_halo_contents),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
