@@ -46,17 +46,7 @@ static void par_run(const md_system *sys, const md_params *par, int nx, int ny, 
                     bool xyz, md_halo_kind halo, md_transport tr, bool check_halo,
                     const uint64_t *ref)
 {
-    md_ddparams dd;
-    md_ddparams_default(&dd);
-    dd.pes = nx * ny * nz;
-    dd.grid[0] = nx;
-    dd.grid[1] = ny;
-    dd.grid[2] = nz;
-    if (xyz) {
-        dd.order[0] = 0;
-        dd.order[1] = 1;
-        dd.order[2] = 2;
-    }
+    md_ddparams dd = md_test_ddparams(nx, ny, nz, xyz);
     md_par_opts o;
     md_par_opts_default(&o);
     o.halo = halo;

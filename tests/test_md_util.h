@@ -60,8 +60,8 @@ static inline void md_test_jiggle(md_system *sys, double amp, uint64_t seed)
         }
 }
 
-static inline md_sim *md_test_sim(const md_system *sys, const md_params *par, int nx, int ny,
-                                  int nz, bool xyz_order)
+/* An explicit nx x ny x nz grid, pulses in x-y-z order when xyz_order (else z-y-x). */
+static inline md_ddparams md_test_ddparams(int nx, int ny, int nz, bool xyz_order)
 {
     md_ddparams dd;
     md_ddparams_default(&dd);
@@ -74,6 +74,13 @@ static inline md_sim *md_test_sim(const md_system *sys, const md_params *par, in
         dd.order[1] = 1;
         dd.order[2] = 2;
     }
+    return dd;
+}
+
+static inline md_sim *md_test_sim(const md_system *sys, const md_params *par, int nx, int ny,
+                                  int nz, bool xyz_order)
+{
+    md_ddparams dd = md_test_ddparams(nx, ny, nz, xyz_order);
     md_error err;
     md_sim *s = md_sim_create(sys, par, &dd, &err);
     if (!s)
