@@ -121,7 +121,10 @@ test: libs $(TEST_BIN)
 
 -include tests/tests.mk
 -include bench/bench.mk
+-include pgas/sched.mk
+-include tests/races.mk
 -include md/md.mk
+-include md/cuda.mk
 
 # Keep test objects between builds (they are intermediates of pattern rules).
 .SECONDARY:
@@ -165,13 +168,20 @@ help:
 	@echo "make test            cmocka suites"
 	@echo "make nvcc-dialect    compile the kernel dialect's test kernels with nvcc (part of make)"
 	@echo "make gpu-dialect     run those kernels on a GPU and check their results"
+	@echo "make cuda            the MD app for GPUs with NVSHMEM (docs/gpu.md)"
+	@echo "make cuda-compile    compile the MD app's CUDA sources with nvcc (part of make)"
+	@echo "make gpu-check       GPU run vs CPU emulator, every thermo checksum (GPU machine)"
 	@echo "make check-asan      suites under ASan+UBSan (clang)"
 	@echo "make check-tsan      suites under ThreadSanitizer (clang)"
 	@echo "make check-helgrind  suites under valgrind --tool=helgrind"
 	@echo "make check-drd       suites under valgrind --tool=drd"
 	@echo "make check-tools     racy program must be reported by helgrind, DRD and TSan"
 	@echo "make check           all of the above (the README's test command)"
+	@echo "make check-races     MD halo variants, pgas and emu suites under helgrind, DRD, TSan"
+	@echo "                     over 2-8 PEs, 1D-3D, pulse/fused, direct/signal (minutes)"
+	@echo "make detection-matrix  every planted bug under every checker: docs/detection-matrix.md"
 	@echo "make bench           benchmarks; results in bench/RESULTS.md"
+	@echo "make bench-races     each race checker's slowdown and memory (bench/RESULTS.md)"
 	@echo "make install PREFIX=... DESTDIR=..."
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_HOBJ:.o=.d)

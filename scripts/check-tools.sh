@@ -7,7 +7,8 @@
 # kernel flag published with release at gpu scope is clean; relaxed, block scope across
 # blocks, and gpu scope across PEs are races (TSan treats gpu scope as sys scope, so it is
 # not asked about the last one).
-# A tool that stays silent on a racy program fails this check.
+# A tool that stays silent on a racy program fails this check. The same holds in deterministic
+# mode (SHMEMU_SCHED): scripts/check-sched-tools.sh, run at the end.
 set -u
 cd "$(dirname "$0")/.."
 src=tests/racy/put_signal_race.c
@@ -98,6 +99,15 @@ else
     failed=$((failed + 1))
 fi
 rm -rf "$sc_out"
+
+# The deterministic scheduler hides no race: the same planted races under SHMEMU_SCHED.
+if sched_log=$(scripts/check-sched-tools.sh 2>&1); then
+    echo "PASS deterministic mode: $(tail -1 <<<"$sched_log") (scripts/check-sched-tools.sh)"
+    passed=$((passed + 1))
+else
+    echo "FAIL deterministic mode (scripts/check-sched-tools.sh):"; sed 's/^/    /' <<<"$sched_log"
+    failed=$((failed + 1))
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -162,6 +162,39 @@ static void test_halo_contents(void **state)
     md_system_free(&sys);
 }
 
+/* --timing (opt.phase_times): the same bits, every step without a search counted, every
+ * phase timed (times are wall clock on the emulator's events). */
+static void test_phase_times(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_params par;
+    small_system(&sys, &par, 6, 6, 6);
+    uint64_t ref[MAXSTEPS + 1];
+    serial_ref(&sys, &par, ref);
+    for (int h = 0; h < 2; h++) {
+        md_ddparams dd = md_test_ddparams(2, 1, 1, false);
+        md_par_opts o;
+        md_par_opts_default(&o);
+        o.halo = h ? MD_HALO_PULSE : MD_HALO_FUSED;
+        o.sample_every = 1;
+        o.phase_times = true;
+        rec r;
+        memset(&r, 0, sizeof r);
+        md_par_result res;
+        md_error err;
+        if (md_par_run(&sys, &par, &dd, &o, record, &r, &res, &err) != 0)
+            fail_msg("--timing: %s", err.msg);
+        for (long k = 0; k <= par.steps; k++)
+            assert_true(r.sum[k] == ref[k]);
+        assert_int_equal(res.timed_steps, par.steps - par.steps / par.nstlist);
+        for (int ph = 0; ph < MD_NPHASE; ph++)
+            assert_true(res.phase_ms[ph] >= 0.0);
+        assert_true(res.phase_ms[MD_PH_STEP] > 0.0);
+    }
+    md_system_free(&sys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_variants),
         cmocka_unit_test(test_two_pulses),
         cmocka_unit_test(test_halo_contents),
+        cmocka_unit_test(test_phase_times),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

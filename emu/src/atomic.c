@@ -200,6 +200,14 @@ static bool spin_park(emu_thread *t, const volatile void *p, int type, uint64_t 
         return false;
     t->spin_count = 0;
     change_wait w = {p, type, value, 0, false};
+    if (pgas_sched_enabled()) {
+        /* deterministic mode: no clock; the spin waits until the word changes, or runs on
+         * as a last resort when nothing else can run (a loop rereading a constant) */
+        if (pgas_wait_value_soft(p, type_size(type) == 4 ? PGAS_KIND_U32 : PGAS_KIND_U64,
+                                 NVSHMEM_CMP_NE, value, emu_spin_call))
+            note_progress(t);
+        return true;
+    }
     w.deadline_ns = emu_now_ns() + (RUNNING_ON_VALGRIND ? 20000000ull : 5000000ull);
     pgas_wait_predicate(p, changed_or_late, &w, emu_spin_call,
                         "the word the kernel polls to change");
@@ -320,7 +328,14 @@ uint64_t emu_atomic(void *p, int type, int op, uint64_t value, uint64_t compare,
     else
         note_relaxed_load(t, p, scope);
     if (wrote) {
-        pgas_wake(p);
+        if (pgas_sched_maybe())
+            pgas_thread_note_call(op_name(op));
+        /* deterministic mode: a relaxed read-modify-write with no fence before it orders
+         * nothing (data accumulation, counters): a recorded write, not a preemption point */
+        if (order == ORDER_RELAXED && rel < 0 && pgas_sched_maybe() && pgas_sched_enabled())
+            pgas_sched_note_store(p, type_size(type));
+        else
+            pgas_wake(p);
         spin_reset(t);
         note_progress(t);
     } else {
@@ -333,6 +348,8 @@ uint64_t emu_load(const volatile void *p, int type, int scope, int order)
 {
     check_args(order == ORDER_ACQUIRE ? "ld_acquire" : "ld_relaxed", p, type, scope, order);
     emu_thread *t = emu_thread_current();
+    if (pgas_sched_maybe())
+        pgas_sched_sync_point(order == ORDER_ACQUIRE ? "ld_acquire" : "ld_relaxed", false);
     for (;;) {
         uint64_t v = raw_load(p, type, is_acquire(order) ? mem_order(ORDER_ACQUIRE, scope)
                                                          : __ATOMIC_RELAXED);
@@ -357,6 +374,8 @@ void emu_store(volatile void *p, int type, uint64_t value, int scope, int order)
         (void)__atomic_exchange_n((volatile uint32_t *)p, (uint32_t)value, mo);
     else
         (void)__atomic_exchange_n((volatile uint64_t *)p, value, mo);
+    if (pgas_sched_maybe())
+        pgas_thread_note_call(is_release(order) ? "st_release" : "st_relaxed");
     pgas_wake(p);
     spin_reset(t);
     note_progress(t);

@@ -71,6 +71,16 @@ bool emu_block_others_runnable(const emu_block *b, const emu_thread *self)
 
 /* ---- the wait hook ------------------------------------------------------------------- */
 
+/* Which emulated thread runs now, for wait records and last writers (pgas fiber hook). */
+static uint64_t block_fiber(void *ctx)
+{
+    const emu_block *b = ctx;
+    if (b->current < 0)
+        return 0;
+    dim3 i = b->threads[b->current].view.thread_idx;
+    return ((uint64_t)i.x | (uint64_t)i.y << 21 | (uint64_t)i.z << 42) + 1;
+}
+
 static bool block_wait_hook(void *ctx)
 {
     emu_block *b = ctx;
@@ -93,6 +103,8 @@ static bool block_wait_hook(void *ctx)
         return true;
     }
     me->baton = false;
+    if (polling)
+        pgas_thread_note_other_pollers();
     emu_sm_note_sleeping(b, true);
     return false;
 }
@@ -400,7 +412,8 @@ static void setup_threads(emu_block *b)
     }
     size_t stack = emu_fiber_stack_size();
     size_t slot = stack + 4096; /* a guard page below each stack (mapped by launch.c) */
-    unsigned spin_limit = RUNNING_ON_VALGRIND ? 4 : 64;
+    /* deterministic mode: the same sync points natively and under valgrind (replays) */
+    unsigned spin_limit = pgas_sched_enabled() ? 8 : RUNNING_ON_VALGRIND ? 4 : 64;
     for (int i = 0; i < b->n_threads; i++) {
         emu_thread *t = &b->threads[i];
         t->block = b;
@@ -447,19 +460,24 @@ void *emu_block_main(void *arg)
     emu_shared_setup(b, L->dyn_smem);
     emu_sm_publish(pe, b->sm, b);
     pgas_thread_set_wait_hook(block_wait_hook, b);
+    pgas_thread_set_fiber_hook(block_fiber, b);
     if (L->timing)
         b->start_ns = emu_now_ns();
     run_block(b);
     if (L->timing)
         b->end_ns = emu_now_ns();
     pgas_thread_set_wait_hook(NULL, NULL);
+    pgas_thread_set_fiber_hook(NULL, NULL);
     emu_sm_publish(pe, b->sm, NULL);
     emu_fiber_destroy_main(&b->sched);
     teardown_threads(b);
     emu_mbar_teardown(b);
     emu_shared_teardown(b);
     current_block = NULL;
-    pgas_thread_detach();
+    /* The SM is released while the thread still belongs to the job: in deterministic mode
+     * whatever runs after pgas_thread_detach runs outside the schedule. */
     emu_sm_release(pe, b->sm);
+    emu_checker_ignore(&b->exited, sizeof b->exited);
+    pgas_thread_detach_notify((volatile uint32_t *)&b->exited);
     return NULL;
 }

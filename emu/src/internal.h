@@ -204,6 +204,8 @@ typedef struct emu_block {
     pgas_thread *pt;
     uint64_t start_ns, end_ns;
     pthread_t pthread;
+    _Atomic uint32_t exited; /* set just before the pthread leaves the job (deterministic
+                              * mode: the stream thread waits for it before joining) */
     char label[64];
 } emu_block;
 
@@ -324,6 +326,7 @@ struct emu_stream {
     _Atomic uint64_t enqueued;  /* ops queued so far */
     _Atomic uint64_t completed; /* ops finished so far */
     _Atomic uint32_t doorbell;  /* futex word the idle stream thread sleeps on */
+    _Atomic uint32_t exited;    /* set just before the stream thread leaves the job */
     struct emu_stream *next; /* the PE's list (host thread only) */
     /* block stack mappings kept for reuse (stream thread only; launch.c) */
     char *cached[EMU_STACK_CACHE];

@@ -173,8 +173,11 @@ void emu_run_launch(emu_launch_rec *L)
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setstack(&attr, b->own_stack + b->stacks_bytes + 4096, own);
+        uint32_t mark = pgas_sched_spawn_mark();
         int rc = pthread_create(&b->pthread, &attr, emu_block_main, b);
         pthread_attr_destroy(&attr);
+        if (rc == 0)
+            pgas_sched_spawn_wait(mark);
         if (rc != 0) {
             fprintf(stderr, "shmemu: PE %d: cannot start the thread of block %d of kernel %s: "
                             "%s; every block is a thread: use fewer blocks, or set "
@@ -183,7 +186,13 @@ void emu_run_launch(emu_launch_rec *L)
             exit(2);
         }
     }
+    bool deterministic = pgas_sched_enabled();
     for (int i = 0; i < L->n_blocks; i++) {
+        /* deterministic mode: the join must not block the turn holder; wait (a sync point)
+         * until the block has left the schedule, after which it only returns */
+        if (deterministic)
+            pgas_wait_value(&L->blocks[i].exited, PGAS_KIND_U32, NVSHMEM_CMP_NE, 0,
+                            PGAS_RELAXED, "kernel completion (a block's exit)");
         pthread_join(L->blocks[i].pthread, NULL);
         stack_region_put(L->stream, L->blocks[i].own_stack, L->blocks[i].own_stack_bytes);
     }

@@ -96,6 +96,9 @@ void emu_stream_enqueue(emu_stream *s, emu_op *op)
     atomic_fetch_add_explicit(&s->enqueued, 1, memory_order_release);
     atomic_fetch_add_explicit(&s->doorbell, 1, memory_order_release);
     emu_futex_wake(&s->doorbell);
+    /* deterministic mode: the stream's idle wait may now hold; a place to switch */
+    pgas_sched_note_store(&s->enqueued, sizeof s->enqueued);
+    pgas_sched_sync_point("a stream operation queued", true);
 }
 
 static void event_complete(struct emu_event *e, uint64_t gen)
@@ -159,7 +162,13 @@ static void *stream_main(void *arg)
         abort();
     }
     uint64_t done = 0;
+    bool deterministic = pgas_sched_enabled();
     for (;;) {
+        /* deterministic mode: waiting for work is a wait of the schedule (relaxed: the
+         * operation's own annotation orders it, below) */
+        if (deterministic)
+            pgas_wait_value(&s->enqueued, PGAS_KIND_U64, NVSHMEM_CMP_NE, done, PGAS_RELAXED,
+                            "a stream waiting for work");
         for (;;) {
             uint32_t bell = atomic_load_explicit(&s->doorbell, memory_order_acquire);
             if (atomic_load_explicit(&s->enqueued, memory_order_acquire) != done)
@@ -185,7 +194,7 @@ static void *stream_main(void *arg)
             break;
     }
     emu_stack_cache_drop(s);
-    pgas_thread_detach();
+    pgas_thread_detach_notify((volatile uint32_t *)&s->exited);
     return NULL;
 }
 
@@ -212,11 +221,15 @@ static emu_stream *stream_new(emu_pe *pe, int priority)
     emu_checker_ignore(&s->enqueued, sizeof s->enqueued);
     emu_checker_ignore(&s->completed, sizeof s->completed);
     emu_checker_ignore(&s->doorbell, sizeof s->doorbell);
+    emu_checker_ignore(&s->exited, sizeof s->exited);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, (size_t)1 << 20);
+    uint32_t mark = pgas_sched_spawn_mark();
     int rc = pthread_create(&s->pthread, &attr, stream_main, s);
     pthread_attr_destroy(&attr);
+    if (rc == 0)
+        pgas_sched_spawn_wait(mark);
     if (rc != 0) {
         fprintf(stderr, "shmemu: cannot start the thread of stream %d of PE %d: %s\n", s->id,
                 pe->pe, strerror(rc));
@@ -239,6 +252,9 @@ static void stream_free(emu_pe *pe, emu_stream *s)
 {
     stream_wait_done(s, "cudaStreamDestroy");
     emu_stream_enqueue(s, emu_op_new(EMU_OP_STOP));
+    if (pgas_sched_enabled()) /* the join must not block the turn holder */
+        pgas_wait_value(&s->exited, PGAS_KIND_U32, NVSHMEM_CMP_NE, 0, PGAS_RELAXED,
+                        "cudaStreamDestroy (the stream thread's exit)");
     pthread_join(s->pthread, NULL);
     for (emu_stream **p = &pe->streams; *p != NULL; p = &(*p)->next) {
         if (*p == s) {
@@ -295,6 +311,17 @@ static void pe_destroy(void *p)
     free(pe);
 }
 
+/* The PE's main returned: stop its streams while the host thread still belongs to the job
+ * (deterministic mode needs every stream thread to leave the schedule before the host). */
+static void pe_exit_hook(void)
+{
+    emu_pe *pe = host_pe;
+    if (pe == NULL)
+        return;
+    pthread_setspecific(pe_key, NULL);
+    pe_destroy(pe);
+}
+
 /* Created when the library is loaded, before any thread: pthread_once would be an ordering
  * that helgrind does not understand. */
 __attribute__((constructor)) static void make_pe_key(void)
@@ -349,6 +376,7 @@ emu_pe *emu_pe_get(const char *call)
     }
     host_pe = pe;
     pthread_setspecific(pe_key, pe);
+    pgas_thread_set_exit_hook(pe_exit_hook);
     stream_new(pe, 0); /* the default stream, number 0 */
     return pe;
 }
@@ -418,7 +446,9 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     emu_pe *pe = emu_pe_get("cudaStreamQuery");
     emu_stream *s = emu_stream_resolve(pe, stream);
-    if (atomic_load(&s->completed) < atomic_load(&s->enqueued))
+    bool ready = atomic_load(&s->completed) >= atomic_load(&s->enqueued);
+    pgas_sched_poll("cudaStreamQuery", ready);
+    if (!ready)
         return cudaErrorNotReady;
     pgas_hb_after(&s->completed);
     return cudaSuccess;
@@ -487,7 +517,9 @@ cudaError_t cudaEventQuery(cudaEvent_t event)
 {
     if (event == NULL)
         return last_error = cudaErrorInvalidResourceHandle;
-    if (atomic_load(&event->done) < atomic_load(&event->recorded))
+    bool ready = atomic_load(&event->done) >= atomic_load(&event->recorded);
+    pgas_sched_poll("cudaEventQuery", ready);
+    if (!ready)
         return cudaErrorNotReady;
     pgas_hb_after(&event->done);
     return cudaSuccess;

@@ -24,7 +24,7 @@ void md_positions_to_double(const md_atoms *a, int32_t n, double *const xd[3])
     }
 }
 
-static inline void force_loop(const md_pairlist *pl, const double *const xd[3],
+MD_HD static inline void force_loop(const md_pairlist *pl, const double *const xd[3],
                               int64_t *const f[3], const md_lj *lj, const bool energy,
                               md_force_acc *acc)
 {
@@ -101,8 +101,8 @@ static inline void force_loop(const md_pairlist *pl, const double *const xd[3],
     acc->virial += virial;
 }
 
-void md_force_pairs(const md_pairlist *pl, const double *const xd[3], int64_t *const f[3],
-                    const md_lj *lj, bool energy, md_force_acc *acc)
+MD_HD void md_force_pairs(const md_pairlist *pl, const double *const xd[3],
+                          int64_t *const f[3], const md_lj *lj, bool energy, md_force_acc *acc)
 {
     if (energy)
         force_loop(pl, xd, f, lj, true, acc);

@@ -27,8 +27,9 @@ typedef struct md_force_acc {
 void md_positions_to_double(const md_atoms *a, int32_t n, double *const xd[3]);
 
 /* Adds the forces of every pair of pl to f, and (when energy) the energies and virials to
- * acc. Counts pairs inside rc and pairs too close. */
-void md_force_pairs(const md_pairlist *pl, const double *const xd[3], int64_t *const f[3],
-                    const md_lj *lj, bool energy, md_force_acc *acc);
+ * acc. Counts pairs inside rc and pairs too close. Host and device code (MD_HD): the GPU
+ * build's force kernel runs this very loop. */
+MD_HD void md_force_pairs(const md_pairlist *pl, const double *const xd[3],
+                          int64_t *const f[3], const md_lj *lj, bool energy, md_force_acc *acc);
 
 #endif

@@ -14,6 +14,7 @@
 #include "io.h"
 #include "main_par.h"
 #include "options.h"
+#include "shmemu/bugs.h"
 #include "sim.h"
 
 static double now_s(void)
@@ -69,6 +70,10 @@ int main(int argc, char **argv)
 {
     md_options o;
     md_error err;
+    if (argc == 2 && strcmp(argv[1], "--list-bugs") == 0) { /* the planted-bug catalogue */
+        shmemu_bug_print(stdout);
+        return 0;
+    }
     if (md_options_parse(argc, argv, &o, &err) != 0) {
         fprintf(stderr, "shmemu-md: %s\n", err.msg);
         return 1;

@@ -182,6 +182,7 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
     po.halo = o->halo;
     po.transport = o->transport;
     po.check_halo = o->check;
+    po.phase_times = o->timing;
     po.sample_every = o->check ? 1 : 0;
     po.first_step = ctx.first;
     po.want = io_want;
@@ -254,6 +255,14 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
                 done, res.seconds, res.setup_seconds,
                 (double)sys->atoms.n * (double)done / res.seconds, o->dd.pes,
                 halo_name[o->halo], res.direct_pulses, res.signal_pulses);
+    if (o->timing && res.timed_steps > 0) {
+        fprintf(stderr, "shmemu-md: --timing: PE 0, ms per step over %ld steps without a "
+                "search:", res.timed_steps);
+        for (int ph = 0; ph < MD_NPHASE; ph++)
+            fprintf(stderr, " %s %.4f", md_par_phase_name[ph],
+                    res.phase_ms[ph] / (double)res.timed_steps);
+        fprintf(stderr, "\n");
+    }
     if (status != 1)
         printf("checksum %016" PRIx64 "\n", res.checksum);
     free(ref);

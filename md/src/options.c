@@ -68,6 +68,10 @@ void md_options_usage(FILE *f)
         "  --check               brute-force oracles every step: pair lists complete at each\n"
         "                        search, pairs missed between searches, halo contents\n"
         "                        (O(N^2): small systems)\n"
+        "  --timing              device time per phase of a step (PE 0; the device then\n"
+        "                        synchronizes after every step), on standard error\n"
+        "  --list-bugs           the catalogue of planted protocol bugs (alone; select one\n"
+        "                        with SHMEMU_BUG=<name>: docs/checking.md)\n"
         "  --help                this text\n"
         "\n"
         "Output: a header (# lines), thermo lines (step temp epot ekin etot press drift\n"
@@ -158,7 +162,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
         name[nl] = '\0';
         if (eq)
             val = eq + 1;
-        static const char *flags[] = {"--help", "--shift", "--check"};
+        static const char *flags[] = {"--help", "--shift", "--check", "--timing"};
         static const char *valued[] = {
             "--cells", "--density", "--temperature", "--seed", "--data", "--steps",
             "--dt", "--rc", "--skin", "--nstlist", "--thermo", "--pes", "--dd",
@@ -188,6 +192,8 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
             o->par.shift = true;
         } else if (!strcmp(name, "--check")) {
             o->check = true;
+        } else if (!strcmp(name, "--timing")) {
+            o->timing = true;
         } else if (!strcmp(name, "--cells")) {
             rc = parse_triple(name, val, ',', true, o->lat.cells, err);
             o->lattice_given = true;

@@ -19,6 +19,7 @@ typedef struct md_options {
     bool lattice_given; /* any of --cells --density --temperature --seed */
     bool help;
     bool check;         /* --check: brute-force pair and halo oracles every step */
+    bool timing;        /* --timing: per-phase device times (parallel driver) */
     md_io_options io;   /* --dump --checkpoint --restart --progress ... (io.h) */
     md_halo_kind halo;  /* --halo fused|pulse|serial (par.h; default fused) */
     md_transport transport; /* --transport direct|signal|auto (default auto) */

@@ -22,6 +22,7 @@
 #include "fixed.h"
 #include "kinetic.h"
 #include "par_int.h"
+#include "shmemu/bugs.h"
 #include "shmemu/pgas.h"
 #include "sim.h"
 #include "util.h"
@@ -64,7 +65,9 @@ void md_par_halo_x(md_par_pe *c)
     const int np = c->grid.total_pulses;
     if (np == 0)
         return;
-    md_halo_args a = halo_args(c, ++c->seq_x);
+    if (!(shmemu_bug(SHMEMU_BUG_X_SEQ_NOT_INCREMENTED) && c->seq_x > 0))
+        ++c->seq_x;
+    md_halo_args a = halo_args(c, c->seq_x);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     if (c->job->opt.halo == MD_HALO_FUSED) {
         LAUNCH(md_fused_pack_comm_x, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
@@ -78,7 +81,7 @@ void md_par_halo_x(md_par_pe *c)
     }
 }
 
-static void halo_f(md_par_pe *c)
+static void halo_f(md_par_pe *c, cudaStream_t stream)
 {
     const int np = c->grid.total_pulses;
     if (np == 0)
@@ -86,13 +89,13 @@ static void halo_f(md_par_pe *c)
     md_halo_args a = halo_args(c, ++c->seq_f);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     if (c->job->opt.halo == MD_HALO_FUSED) {
-        LAUNCH(md_fused_comm_unpack_f, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
+        LAUNCH(md_fused_comm_unpack_f, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, stream, a);
         return;
     }
     for (int p = np - 1; p >= 0; p--) { /* reverse pulse order */
         a.pulse = p;
-        LAUNCH(md_pulse_comm_f, DIM3(1, 1, 1), DIM3(1, 1, 1), 0, c->s_nl, a);
-        LAUNCH(md_pulse_unpack_f, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
+        LAUNCH(md_pulse_comm_f, DIM3(1, 1, 1), DIM3(1, 1, 1), 0, stream, a);
+        LAUNCH(md_pulse_unpack_f, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, stream, a);
     }
 }
 
@@ -100,8 +103,8 @@ static void nonbonded(md_par_pe *c, bool nonlocal, bool energy)
 {
     md_force_args a;
     memset(&a, 0, sizeof a);
-    a.list = nonlocal ? &c->pe.nonlocal : &c->pe.local;
-    a.lj = &c->lj;
+    a.list = c->lists + (nonlocal ? 1 : 0); /* the device's copies (par_setup.c) */
+    a.lj = c->lj_d;
     const int32_t cap = c->job->cap;
     for (int d = 0; d < 3; d++) {
         a.x[d] = md_par_x(c, d);
@@ -125,12 +128,12 @@ static void update(md_par_pe *c, bool drift_too)
     const int32_t cap = c->job->cap;
     for (int d = 0; d < 3; d++) {
         a.x[d] = md_par_x(c, d);
-        a.p[d] = c->pe.at.p[d];
+        a.p[d] = c->ps + (int64_t)d * cap;
         a.floc[d] = c->floc + (int64_t)d * cap;
         a.fnl[d] = md_par_f(c, d);
     }
-    a.type = c->pe.at.type;
-    a.drift = c->drift;
+    a.type = c->type;
+    a.drift = c->drift_d;
     a.drift_too = drift_too;
     LAUNCH(md_update, DIM3(c->G, 1, 1), DIM3(1, 1, 1), 0, c->s_upd, a);
 }
@@ -139,33 +142,51 @@ static void update(md_par_pe *c, bool drift_too)
 static void forces(md_par_pe *c, bool search, bool energy)
 {
     cudaStreamWaitEvent(c->s_loc, c->ev_upd, 0);
-    cudaStreamWaitEvent(c->s_nl, c->ev_upd, 0);
+    if (!shmemu_bug(SHMEMU_BUG_NONLOCAL_NO_WAIT_UPDATE))
+        cudaStreamWaitEvent(c->s_nl, c->ev_upd, 0);
+    md_par_timer_mark(&c->timer, MD_PH_LOCAL, 0, c->s_loc);
     nonbonded(c, false, energy);                 /* Local Non-bonded F, local stream */
+    md_par_timer_mark(&c->timer, MD_PH_LOCAL, 1, c->s_loc);
     cudaEventRecord(c->ev_loc, c->s_loc);
-    if (!search)
+    if (!search) {
+        md_par_timer_mark(&c->timer, MD_PH_HALO_X, 0, c->s_nl);
         md_par_halo_x(c);                        /* FusedPackCommX (or pulses) */
+        md_par_timer_mark(&c->timer, MD_PH_HALO_X, 1, c->s_nl);
+    }
+    md_par_timer_mark(&c->timer, MD_PH_NONLOCAL, 0, c->s_nl);
     nonbonded(c, true, energy);                  /* Non-Local Non-bonded F */
-    halo_f(c);                                   /* FusedCommUnpackF (or pulses) */
+    md_par_timer_mark(&c->timer, MD_PH_NONLOCAL, 1, c->s_nl);
+    md_par_timer_mark(&c->timer, MD_PH_HALO_F, 0, c->s_nl);
+    halo_f(c, shmemu_bug(SHMEMU_BUG_F_SENT_BEFORE_NONLOCAL) ? c->s_loc : c->s_nl);
+                                                 /* FusedCommUnpackF (or pulses) */
+    md_par_timer_mark(&c->timer, MD_PH_HALO_F, 1, c->s_nl);
     cudaEventRecord(c->ev_nl, c->s_nl);
     cudaStreamWaitEvent(c->s_upd, c->ev_loc, 0);
-    cudaStreamWaitEvent(c->s_upd, c->ev_nl, 0);
+    if (!shmemu_bug(SHMEMU_BUG_UPDATE_NO_WAIT_NONLOCAL))
+        cudaStreamWaitEvent(c->s_upd, c->ev_nl, 0);
 }
 
 /* ---- output: global sums ------------------------------------------------------------------ */
 
 enum { SUM_MOM = 0, SUM_CHECK = 3, SUM_EPOT, SUM_VIR, SUM_INCUT, SUM_CLOSE, SUM_PSQ };
 
-/* After a device synchronize: the home atoms' positions and total forces into pe->at
- * (momenta live there already: the update kernel works on them in place). */
+/* After a device synchronize: the home atoms' positions, momenta and total forces into
+ * pe->at. */
 static void home_state(md_par_pe *c)
 {
     md_pe *pe = &c->pe;
-    const int32_t cap = c->job->cap;
-    for (int d = 0; d < 3; d++)
-        for (int32_t i = 0; i < pe->n_home; i++) {
-            pe->at.x[d][i] = md_par_x(c, d)[i];
-            pe->at.f[d][i] = c->floc[(int64_t)d * cap + i] + md_par_f(c, d)[i];
-        }
+    const int32_t cap = c->job->cap, n = pe->n_home;
+    const size_t bytes = (size_t)n * sizeof(int64_t);
+    int64_t *fl = (int64_t *)md_xmalloc(2 * bytes + 1), *fn = fl + n;
+    for (int d = 0; d < 3; d++) {
+        cudaMemcpy(pe->at.x[d], md_par_x(c, d), bytes, cudaMemcpyDeviceToHost);
+        cudaMemcpy(pe->at.p[d], c->ps + (int64_t)d * cap, bytes, cudaMemcpyDeviceToHost);
+        cudaMemcpy(fl, c->floc + (int64_t)d * cap, bytes, cudaMemcpyDeviceToHost);
+        cudaMemcpy(fn, md_par_f(c, d), bytes, cudaMemcpyDeviceToHost);
+        for (int32_t i = 0; i < n; i++)
+            pe->at.f[d][i] = fl[i] + fn[i];
+    }
+    free(fl);
 }
 
 /* Collective, after a device synchronize. Returns -1 on every PE if atoms came too close. */
@@ -175,29 +196,29 @@ static int sample(md_par_pe *c, long step, bool energy, md_error *err)
     home_state(c);
     const int nt = c->job->sys->ntypes;
     const int nsum = SUM_PSQ + 2 * nt;
-    uint64_t *mine = md_xcalloc((size_t)nsum, sizeof *mine);
+    uint64_t *mine = (uint64_t *)md_xcalloc((size_t)nsum, sizeof *mine);
     md_momentum_accumulate(&pe->at, pe->n_home, mine + SUM_MOM);
     for (int32_t i = 0; i < pe->n_home; i++)
         mine[SUM_CHECK] += md_atom_hash(&pe->at, i);
-    for (int k = 0; k < 2 * c->G; k++) {
-        mine[SUM_EPOT] += (uint64_t)c->acc[k].epot;
-        mine[SUM_VIR] += (uint64_t)c->acc[k].virial;
-        mine[SUM_INCUT] += (uint64_t)c->acc[k].in_cut;
+    for (int k = 0; k < 2 * c->G; k++) { /* acc_h: collect_too_close copied it */
+        mine[SUM_EPOT] += (uint64_t)c->acc_h[k].epot;
+        mine[SUM_VIR] += (uint64_t)c->acc_h[k].virial;
+        mine[SUM_INCUT] += (uint64_t)c->acc_h[k].in_cut;
     }
     mine[SUM_CLOSE] = (uint64_t)c->too_close;
-    md_u128 *psq = md_xcalloc((size_t)nt, sizeof *psq);
+    md_u128 *psq = (md_u128 *)md_xcalloc((size_t)nt, sizeof *psq);
     md_kinetic_accumulate(&pe->at, pe->n_home, psq);
     for (int t = 0; t < nt; t++) {
         mine[SUM_PSQ + 2 * t] = (uint64_t)psq[t];
         mine[SUM_PSQ + 2 * t + 1] = (uint64_t)(psq[t] >> 64);
     }
-    memcpy(c->pub, mine, (size_t)nsum * sizeof *mine);
+    md_par_sym_write(c, c->pub, mine, (size_t)nsum * sizeof *mine);
     nvshmem_barrier_all();
-    uint64_t *tot = md_xcalloc((size_t)nsum, sizeof *tot);
+    uint64_t *tot = (uint64_t *)md_xcalloc((size_t)nsum, sizeof *tot);
     for (int t = 0; t < nt; t++)
         psq[t] = 0;
     for (int r = 0; r < c->npes; r++) {
-        nvshmem_getmem(mine, c->pub, (size_t)nsum * sizeof *mine, r);
+        md_par_sym_read(c, mine, c->pub, (size_t)nsum * sizeof *mine, r);
         for (int k = 0; k < SUM_PSQ; k++)
             tot[k] += mine[k];
         for (int t = 0; t < nt; t++)
@@ -254,7 +275,7 @@ static int snapshot(md_par_pe *c, long step, md_error *err)
     md_pe *pe = &c->pe;
     const int64_t n = pe->n_home;
     home_state(c);
-    int64_t *g = c->gat;
+    int64_t *g = (int64_t *)md_xmalloc((size_t)(1 + PER_ATOM * n) * sizeof *g);
     g[0] = n;
     for (int64_t i = 0; i < n; i++) {
         int64_t *a = g + 1 + PER_ATOM * i;
@@ -266,6 +287,8 @@ static int snapshot(md_par_pe *c, long step, md_error *err)
             a[8 + d] = pe->at.f[d][i];
         }
     }
+    md_par_sym_write(c, c->gat, g, (size_t)(1 + PER_ATOM * n) * sizeof *g);
+    free(g);
     nvshmem_barrier_all();
     int rc = 0;
     if (c->me == 0) {
@@ -277,16 +300,16 @@ static int snapshot(md_par_pe *c, long step, md_error *err)
         snap.mass = sys->mass;
         snap.dt = sys->dt;
         md_atoms_reserve(&snap.atoms, sys->atoms.n);
-        int64_t *buf = md_xmalloc((size_t)(PER_ATOM * c->job->cap) * sizeof *buf);
+        int64_t *buf = (int64_t *)md_xmalloc((size_t)(PER_ATOM * c->job->cap) * sizeof *buf);
         for (int r = 0; r < c->npes && rc == 0; r++) {
             int64_t m;
-            nvshmem_getmem(&m, g, sizeof m, r);
+            md_par_sym_read(c, &m, c->gat, sizeof m, r);
             if (m < 0 || snap.atoms.n + m > sys->atoms.n) {
                 rc = md_fail(err, "snapshot at step %ld: PE %d holds %lld atoms, more than "
                              "the system's %d; report it", step, r, (long long)m, sys->atoms.n);
                 break;
             }
-            nvshmem_getmem(buf, g + 1, (size_t)(PER_ATOM * m) * sizeof *buf, r);
+            md_par_sym_read(c, buf, c->gat + 1, (size_t)(PER_ATOM * m) * sizeof *buf, r);
             for (int64_t i = 0; i < m; i++) {
                 const int64_t *a = buf + PER_ATOM * i;
                 int32_t k = snap.atoms.n++;
@@ -314,10 +337,13 @@ static int snapshot(md_par_pe *c, long step, md_error *err)
     return md_par_any_failed(c, rc != 0) ? -1 : 0;
 }
 
+/* After a device synchronize: the force kernels' counters into acc_h, and the sticky
+ * count of pairs too close. */
 static void collect_too_close(md_par_pe *c)
 {
+    cudaMemcpy(c->acc_h, c->acc, 2 * (size_t)c->G * sizeof *c->acc_h, cudaMemcpyDeviceToHost);
     for (int k = 0; k < 2 * c->G; k++)
-        c->too_close += c->acc[k].too_close;
+        c->too_close += c->acc_h[k].too_close;
 }
 
 /* ---- one PE ------------------------------------------------------------------------------- */
@@ -333,23 +359,24 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
     md_grid_setup(&c->grid, job->sys->box.len, &job->dd, c->lj.rlist, &e); /* checked */
     md_pe_init(&c->pe, &c->grid, c->me);
     const md_system *sys = job->sys;
-    c->drift = md_xmalloc((size_t)sys->ntypes * sizeof *c->drift);
+    c->drift = (double *)md_xmalloc((size_t)sys->ntypes * sizeof *c->drift);
     for (int t = 0; t < sys->ntypes; t++)
         c->drift[t] = (job->par.dt * job->par.dt) / (2.0 * sys->mass[t]);
     const size_t cap = (size_t)job->cap;
     const size_t np = (size_t)(c->grid.total_pulses > 0 ? c->grid.total_pulses : 1);
-    c->xs = nvshmem_malloc(3 * cap * sizeof(int64_t));
-    c->fs = nvshmem_malloc(3 * cap * sizeof(int64_t));
-    c->sig = nvshmem_malloc(sizeof(md_dsig));
-    c->xstage = nvshmem_malloc(np * 3 * cap * sizeof(int64_t));
-    c->fbuf = nvshmem_malloc(np * 3 * cap * sizeof(int64_t));
-    c->pub = nvshmem_malloc((1 + 8 * cap + 64) * sizeof(int64_t));
-    c->small = nvshmem_malloc(64 * sizeof(int64_t));
+    c->xs = (int64_t *)nvshmem_malloc(3 * cap * sizeof(int64_t));
+    c->fs = (int64_t *)nvshmem_malloc(3 * cap * sizeof(int64_t));
+    c->sig = (md_dsig *)nvshmem_malloc(sizeof(md_dsig));
+    c->xstage = (int64_t *)nvshmem_malloc(np * 3 * cap * sizeof(int64_t));
+    c->fbuf = (int64_t *)nvshmem_malloc(np * 3 * cap * sizeof(int64_t));
+    c->pub = (int64_t *)nvshmem_malloc((1 + 8 * cap + 64) * sizeof(int64_t));
+    c->bounce = (int64_t *)nvshmem_malloc((1 + 8 * cap + 64) * sizeof(int64_t));
+    c->small = (int64_t *)nvshmem_malloc(64 * sizeof(int64_t));
     if (job->opt.want) /* collective like every nvshmem_malloc: every PE has the same opt */
-        c->gat = nvshmem_malloc((1 + 11 * cap) * sizeof(int64_t));
-    memset(c->sig, 0, sizeof *c->sig);
-    memset(c->xs, 0, 3 * cap * sizeof(int64_t));
-    memset(c->fs, 0, 3 * cap * sizeof(int64_t));
+        c->gat = (int64_t *)nvshmem_malloc((1 + 11 * cap) * sizeof(int64_t));
+    cudaMemset(c->sig, 0, sizeof *c->sig);
+    cudaMemset(c->xs, 0, 3 * cap * sizeof(int64_t));
+    cudaMemset(c->fs, 0, 3 * cap * sizeof(int64_t));
     int G = job->opt.force_blocks;
     if (G <= 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -363,6 +390,15 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
     cudaMalloc((void **)&c->scratch, (G > 1 ? 2 * (size_t)G * 3 * cap : 1) * sizeof(int64_t));
     cudaMalloc((void **)&c->acc, 2 * (size_t)G * sizeof(md_force_acc));
     cudaMalloc((void **)&c->dp, MD_KMAX_PULSES * sizeof(md_dpulse));
+    cudaMalloc((void **)&c->ps, 3 * cap * sizeof(int64_t));
+    cudaMalloc((void **)&c->type, cap * sizeof(int32_t));
+    cudaMalloc((void **)&c->drift_d, (size_t)sys->ntypes * sizeof(double));
+    cudaMemcpy(c->drift_d, c->drift, (size_t)sys->ntypes * sizeof(double), cudaMemcpyHostToDevice);
+    cudaMalloc((void **)&c->lj_d, sizeof(md_lj));
+    cudaMemcpy(c->lj_d, &c->lj, sizeof(md_lj), cudaMemcpyHostToDevice);
+    cudaMalloc((void **)&c->lists, 2 * sizeof(md_pairlist));
+    cudaMalloc((void **)&c->imap, MD_KMAX_PULSES * cap * sizeof(int32_t));
+    c->acc_h = (md_force_acc *)md_xcalloc(2 * (size_t)G, sizeof *c->acc_h);
     int lo, hi;
     cudaDeviceGetStreamPriorityRange(&lo, &hi);
     cudaStreamCreateWithPriority(&c->s_loc, cudaStreamNonBlocking, lo);
@@ -371,6 +407,7 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
     cudaEventCreateWithFlags(&c->ev_upd, cudaEventDisableTiming);
     cudaEventCreateWithFlags(&c->ev_loc, cudaEventDisableTiming);
     cudaEventCreateWithFlags(&c->ev_nl, cudaEventDisableTiming);
+    md_par_timer_init(&c->timer, job->opt.phase_times);
     /* Initial distribution: each PE takes its atoms from the input (read by all). */
     for (int32_t i = 0; i < sys->atoms.n; i++) {
         int64_t x[3];
@@ -385,8 +422,11 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
         c->pe.at.zone[k] = 0;
     }
     c->pe.n_home = c->pe.at.n;
-    for (int d = 0; d < 3; d++)
-        memcpy(md_par_x(c, d), c->pe.at.x[d], (size_t)c->pe.n_home * sizeof(int64_t));
+    for (int d = 0; d < 3; d++) { /* the search takes them from there */
+        const size_t bytes = (size_t)c->pe.n_home * sizeof(int64_t);
+        cudaMemcpy(md_par_x(c, d), c->pe.at.x[d], bytes, cudaMemcpyHostToDevice);
+        cudaMemcpy(c->ps + (int64_t)d * job->cap, c->pe.at.p[d], bytes, cudaMemcpyHostToDevice);
+    }
 }
 
 static void pe_teardown(md_par_pe *c)
@@ -399,18 +439,31 @@ static void pe_teardown(md_par_pe *c)
     cudaEventDestroy(c->ev_upd);
     cudaEventDestroy(c->ev_loc);
     cudaEventDestroy(c->ev_nl);
+    md_par_timer_free(&c->timer);
     cudaFree(c->floc);
     cudaFree(c->xd_loc);
     cudaFree(c->xd_nl);
     cudaFree(c->scratch);
     cudaFree(c->acc);
     cudaFree(c->dp);
+    cudaFree(c->ps);
+    cudaFree(c->type);
+    cudaFree(c->drift_d);
+    cudaFree(c->lj_d);
+    cudaFree(c->lists);
+    cudaFree(c->imap);
+    for (int k = 0; k < 2; k++) {
+        cudaFree(c->ent[k]);
+        cudaFree(c->jlist[k]);
+    }
+    free(c->acc_h);
     nvshmem_free(c->xs);
     nvshmem_free(c->fs);
     nvshmem_free(c->sig);
     nvshmem_free(c->xstage);
     nvshmem_free(c->fbuf);
     nvshmem_free(c->pub);
+    nvshmem_free(c->bounce);
     nvshmem_free(c->small);
     if (c->gat)
         nvshmem_free(c->gat);
@@ -433,9 +486,9 @@ static bool snapshot_step(const md_par_job *job, long step)
 
 static int pe_main(void *arg)
 {
-    md_par_job *job = arg;
+    md_par_job *job = (md_par_job *)arg;
     nvshmem_init();
-    md_par_pe *c = md_xcalloc(1, sizeof *c);
+    md_par_pe *c = (md_par_pe *)md_xcalloc(1, sizeof *c);
     double t0 = now_s();
     pe_setup(c, job);
     md_error err;
@@ -455,7 +508,10 @@ static int pe_main(void *arg)
         const bool out = output_step(job, step);
         const bool snap = snapshot_step(job, step);
         const bool search = step % job->par.nstlist == 0;
+        md_par_timer_mark(&c->timer, MD_PH_STEP, 0, c->s_upd);
+        md_par_timer_mark(&c->timer, MD_PH_UPDATE, 0, c->s_upd);
         update(c, true);                             /* kick + drift, update stream */
+        md_par_timer_mark(&c->timer, MD_PH_UPDATE, 1, c->s_upd);
         cudaEventRecord(c->ev_upd, c->s_upd);
         if (search) {                                /* host work: search steps only */
             cudaDeviceSynchronize();
@@ -464,7 +520,11 @@ static int pe_main(void *arg)
                 break;
         }
         forces(c, search, out);
+        md_par_timer_mark(&c->timer, MD_PH_KICK, 0, c->s_upd);
         update(c, false);                            /* kick, update stream */
+        md_par_timer_mark(&c->timer, MD_PH_KICK, 1, c->s_upd);
+        md_par_timer_mark(&c->timer, MD_PH_STEP, 1, c->s_upd);
+        md_par_timer_step(&c->timer, !search);       /* --timing: sync, add up */
         if (out || snap) {                           /* host work: output steps only */
             cudaDeviceSynchronize();
             collect_too_close(c);
@@ -481,9 +541,12 @@ static int pe_main(void *arg)
         job->res.seconds = t2 - t1;
         job->res.setup_seconds = t1 - t0;
         job->res.halo_checks = c->halo_checks;
+        for (int ph = 0; ph < MD_NPHASE; ph++)
+            job->res.phase_ms[ph] = c->timer.ms[ph];
+        job->res.timed_steps = c->timer.steps;
         for (int p = 0; p < c->grid.total_pulses; p++) {
-            job->res.direct_pulses += c->dp[p].peer_x[0] != NULL;
-            job->res.signal_pulses += c->dp[p].peer_x[0] == NULL;
+            job->res.direct_pulses += c->hdp[p].peer_x[0] != NULL;
+            job->res.signal_pulses += c->hdp[p].peer_x[0] == NULL;
         }
         if (rc != 0)
             job->err = err;
@@ -527,7 +590,7 @@ int md_par_run(const md_system *sys, const md_params *par, const md_ddparams *dd
                        par->nstlist, par->steps);
     if (opt->want && !opt->snapshot)
         return md_fail(err, "md_par_opts: want is set without snapshot");
-    md_par_job *job = md_xcalloc(1, sizeof *job);
+    md_par_job *job = (md_par_job *)md_xcalloc(1, sizeof *job);
     md_system copy = *sys;
     md_atoms_clone(&copy.atoms, &sys->atoms);
     md_system_set_dt(&copy, par->dt);

@@ -31,6 +31,7 @@ typedef struct md_par_opts {
     int force_blocks;        /* blocks of each force kernel (0: cores / PEs, at least 1) */
     int sample_every;        /* output every N steps (0: params.thermo), plus 0 and last */
     bool check_halo;         /* at every search: the id-encoded halo-contents test */
+    bool phase_times;        /* per-phase device times (par_timing.c; syncs every step) */
     /* A restart: the system passed to md_par_run is the state of this step, which must be
      * a search step (a multiple of nstlist); steps first_step + 1 .. par->steps run and the
      * first output is at first_step. 0: a fresh start. */
@@ -49,6 +50,13 @@ typedef struct md_par_opts {
 
 void md_par_opts_default(md_par_opts *o);
 
+/* The phases of a step that opt.phase_times measures (par_timing.c), and their names. */
+typedef enum {
+    MD_PH_UPDATE = 0, MD_PH_LOCAL, MD_PH_HALO_X, MD_PH_NONLOCAL, MD_PH_HALO_F, MD_PH_KICK,
+    MD_PH_STEP, MD_NPHASE
+} md_phase;
+extern const char *const md_par_phase_name[MD_NPHASE];
+
 /* Called on PE 0 at every output step with the global sums (the same md_thermo that
  * md_sim_thermo gives). Non-zero stops the run (the value is returned). */
 typedef int (*md_par_sample_fn)(const md_thermo *t, void *ctx);
@@ -62,6 +70,8 @@ typedef struct md_par_result {
     int64_t halo_checks;     /* halo slots verified by check_halo */
     int direct_pulses;       /* pulse directions that used the direct path (PE 0) */
     int signal_pulses;
+    double phase_ms[MD_NPHASE]; /* opt.phase_times: PE 0's device ms per phase, summed */
+    long timed_steps;        /* the steps summed (search steps are not) */
 } md_par_result;
 
 /* Runs sys (the state of step opt->first_step) to step par->steps on dd->pes PE threads.

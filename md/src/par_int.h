@@ -7,7 +7,6 @@
 #include "dd.h"
 #include "kernels/halo.h"
 #include "par.h"
-#include "shmemu/emu.h"
 
 typedef struct md_par_job {    /* shared by the PE threads, read-only while they run */
     const md_system *sys;      /* momenta in the run's dt unit */
@@ -20,6 +19,22 @@ typedef struct md_par_job {    /* shared by the PE threads, read-only while they
     md_error err;              /* PE 0's error */
     md_par_result res;         /* filled by PE 0 */
 } md_par_job;
+
+/* --timing (par_timing.c): a start and an end event per phase, the sums of the counted steps. */
+typedef struct md_par_timer {
+    bool on;
+    bool used[MD_NPHASE];      /* recorded in this step */
+    cudaEvent_t ev[MD_NPHASE][2];
+    double ms[MD_NPHASE];
+    long steps;
+} md_par_timer;
+
+void md_par_timer_init(md_par_timer *t, bool on);
+void md_par_timer_free(md_par_timer *t);
+/* Records phase ph's start (end 0) or end (end 1) event on stream s. */
+void md_par_timer_mark(md_par_timer *t, md_phase ph, int end, cudaStream_t s);
+/* At the end of a step: synchronizes, adds this step's phases when count. */
+void md_par_timer_step(md_par_timer *t, bool count);
 
 typedef struct md_par_pe {
     md_par_job *job;
@@ -35,7 +50,21 @@ typedef struct md_par_pe {
     int64_t *pub;              /* [1 + 8 cap]: redistribution and set-up exchange */
     int64_t *small;            /* [64]: offsets, statuses, sums */
     int64_t *gat;              /* [1 + 11 cap]: snapshot gather (only with opt.want) */
-    /* device (plain) */
+    int64_t *bounce;           /* [1 + 8 cap + 64]: a peer's data on its way to the host */
+    /* device (plain). On a GPU the host reaches device and symmetric memory only through
+     * cudaMemcpy (and md_par_sym_*), at search and output steps; the emulator's device
+     * memory is host memory, and the same calls are plain copies there. */
+    int64_t *ps;               /* [3 cap] home atoms' momenta (pe.at.p between searches) */
+    int32_t *type;             /* [cap] home atoms' types */
+    double *drift_d;           /* [ntypes] */
+    md_lj *lj_d;
+    md_pairlist *lists;        /* [2]: local, non-local, pointing at the arrays below */
+    md_ientry *ent[2];
+    int32_t *jlist[2];
+    int64_t cap_ent[2], cap_jl[2];
+    int32_t *imap;             /* [MD_KMAX_PULSES][cap] the pulses' index maps */
+    md_dpulse hdp[MD_KMAX_PULSES]; /* the host's copy of dp */
+    md_force_acc *acc_h;       /* [2][G] the host's copy of acc (after a synchronize) */
     int64_t *floc;             /* [3 cap] local forces */
     double *xd_loc, *xd_nl;    /* [3 cap] */
     int64_t *scratch;          /* [G][3][cap] */
@@ -47,6 +76,7 @@ typedef struct md_par_pe {
     int64_t halo_checks;
     cudaStream_t s_loc, s_nl, s_upd;
     cudaEvent_t ev_upd, ev_loc, ev_nl;
+    md_par_timer timer;
 } md_par_pe;
 
 static inline int64_t *md_par_x(md_par_pe *c, int d) { return c->xs + (int64_t)d * c->job->cap; }
@@ -57,6 +87,10 @@ static inline int64_t *md_par_f(md_par_pe *c, int d) { return c->fs + (int64_t)d
 int md_par_search(md_par_pe *c, md_error *err);
 /* Collective "did any PE fail": every PE passes its status, all get the same answer. */
 int md_par_any_failed(md_par_pe *c, int mine);
+/* Host side of symmetric memory (search and output steps): write this PE's sym[0, bytes)
+ * from src; read PE pe's sym[0, bytes) into dst (through nvshmem_getmem into bounce). */
+void md_par_sym_write(md_par_pe *c, void *sym, const void *src, size_t bytes);
+void md_par_sym_read(md_par_pe *c, void *dst, const void *sym, size_t bytes, int pe);
 /* The coordinate halo of this step on the non-local stream (fused or pulses). */
 void md_par_halo_x(md_par_pe *c);
 

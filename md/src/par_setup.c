@@ -25,18 +25,47 @@
 
 #include "fixed.h"
 #include "par_int.h"
+#include "shmemu/bugs.h"
 #include "util.h"
 
 enum { PUB_ROW = 8, XCH_ROW = 6 };
 
+/* The bounce area holds as many int64 as pub. */
+static size_t bounce_bytes(const md_par_pe *c)
+{
+    return (size_t)(1 + 8 * (int64_t)c->job->cap + 64) * sizeof(int64_t);
+}
+
+/* A copy from pageable host memory may return before it has landed on the GPU, and the
+ * legacy stream does not order the non-blocking ones: every upload here and in the search
+ * is followed by a device synchronize before a barrier or a kernel can see it. */
+void md_par_sym_write(md_par_pe *c, void *sym, const void *src, size_t bytes)
+{
+    (void)c;
+    if (bytes > 0)
+        cudaMemcpy(sym, src, bytes, cudaMemcpyHostToDevice);
+    cudaDeviceSynchronize();
+}
+
+void md_par_sym_read(md_par_pe *c, void *dst, const void *sym, size_t bytes, int pe)
+{
+    const size_t chunk = bounce_bytes(c);
+    for (size_t done = 0; done < bytes; done += chunk) {
+        const size_t n = bytes - done < chunk ? bytes - done : chunk;
+        nvshmem_getmem(c->bounce, (const char *)sym + done, n, pe);
+        cudaMemcpy((char *)dst + done, c->bounce, n, cudaMemcpyDeviceToHost);
+    }
+}
+
 int md_par_any_failed(md_par_pe *c, int mine)
 {
-    c->small[0] = mine;
+    const int64_t v0 = mine;
+    md_par_sym_write(c, &c->small[0], &v0, sizeof v0);
     nvshmem_barrier_all();
     int any = 0;
     for (int r = 0; r < c->npes; r++) {
         int64_t v;
-        nvshmem_getmem(&v, &c->small[0], sizeof v, r);
+        md_par_sym_read(c, &v, &c->small[0], sizeof v, r);
         any |= v != 0;
     }
     nvshmem_barrier_all();
@@ -46,10 +75,10 @@ int md_par_any_failed(md_par_pe *c, int mine)
 /* Reads PE r's published count and rows into a local array (rows of `row` int64). */
 static int64_t *read_published(md_par_pe *c, int r, int row, int64_t *count)
 {
-    nvshmem_getmem(count, c->pub, sizeof *count, r);
-    int64_t *rows = md_xmalloc((size_t)(*count * row + 1) * sizeof *rows);
+    md_par_sym_read(c, count, c->pub, sizeof *count, r);
+    int64_t *rows = (int64_t *)md_xmalloc((size_t)(*count * row + 1) * sizeof *rows);
     if (*count > 0)
-        nvshmem_getmem(rows, c->pub + 1, (size_t)(*count * row) * sizeof *rows, r);
+        md_par_sym_read(c, rows, c->pub + 1, (size_t)(*count * row) * sizeof *rows, r);
     return rows;
 }
 
@@ -57,9 +86,11 @@ static void redistribute(md_par_pe *c)
 {
     md_pe *pe = &c->pe;
     const md_grid *g = &c->grid;
-    c->pub[0] = pe->n_home;
+    const size_t pub_bytes = (size_t)(1 + (int64_t)pe->n_home * PUB_ROW) * sizeof(int64_t);
+    int64_t *pub = (int64_t *)md_xmalloc(pub_bytes);
+    pub[0] = pe->n_home;
     for (int32_t i = 0; i < pe->n_home; i++) {
-        int64_t *row = c->pub + 1 + (int64_t)i * PUB_ROW;
+        int64_t *row = pub + 1 + (int64_t)i * PUB_ROW;
         row[0] = pe->at.id[i];
         row[1] = pe->at.type[i];
         for (int d = 0; d < 3; d++) {
@@ -67,6 +98,8 @@ static void redistribute(md_par_pe *c)
             row[5 + d] = pe->at.p[d][i];
         }
     }
+    md_par_sym_write(c, c->pub, pub, pub_bytes);
+    free(pub);
     nvshmem_barrier_all();
     pe->at.n = 0;
     pe->n_home = 0;
@@ -107,16 +140,20 @@ static void build_pulses(md_par_pe *c)
     for (int p = 0; p < g->total_pulses; p++) {
         md_dd_select_pulse(g, pe, p);
         const md_pulse *sp = &pe->pulse[p];
-        c->pub[0] = sp->send_size;
+        const size_t pub_bytes = (size_t)(1 + (int64_t)sp->send_size * XCH_ROW) * sizeof(int64_t);
+        int64_t *pub = (int64_t *)md_xmalloc(pub_bytes);
+        pub[0] = sp->send_size;
         for (int32_t s = 0; s < sp->send_size; s++) {
             int32_t i = sp->index_map[s];
-            int64_t *row = c->pub + 1 + (int64_t)s * XCH_ROW;
+            int64_t *row = pub + 1 + (int64_t)s * XCH_ROW;
             row[0] = pe->at.id[i];
             row[1] = pe->at.type[i];
             row[2] = pe->at.zone[i];
             for (int d = 0; d < 3; d++)
                 row[3 + d] = pe->at.x[d][i] + sp->coord_shift[d];
         }
+        md_par_sym_write(c, c->pub, pub, pub_bytes);
+        free(pub);
         nvshmem_barrier_all();
         int64_t n;
         int64_t *rows = read_published(c, sp->recv_rank, XCH_ROW, &n);
@@ -145,13 +182,15 @@ static void build_pulses(md_par_pe *c)
 /* Our atom offsets to the PEs that send to us; theirs to us. */
 static void exchange_offsets(md_par_pe *c)
 {
+    int64_t mine[MD_KMAX_PULSES];
     for (int p = 0; p < c->grid.total_pulses; p++)
-        c->small[8 + p] = c->pe.pulse[p].atom_offset;
+        mine[p] = c->pe.pulse[p].atom_offset;
+    md_par_sym_write(c, &c->small[8], mine, (size_t)c->grid.total_pulses * sizeof *mine);
     nvshmem_barrier_all();
     for (int p = 0; p < c->grid.total_pulses; p++) {
         int64_t v;
-        nvshmem_getmem(&v, &c->small[8 + p], sizeof v, c->pe.pulse[p].send_rank);
-        c->dp[p].remote_offset = (int32_t)v;
+        md_par_sym_read(c, &v, &c->small[8 + p], sizeof v, c->pe.pulse[p].send_rank);
+        c->hdp[p].remote_offset = (int32_t)v;
     }
     nvshmem_barrier_all();
 }
@@ -163,13 +202,14 @@ static bool use_direct(const md_par_pe *c, const void *sym, int peer)
     return nvshmem_ptr(sym, peer) != NULL;
 }
 
-/* The device pulse table (Alg. 1's PulseData with the remote pointers resolved). */
+/* The device pulse table (Alg. 1's PulseData with the remote pointers resolved), built in
+ * hdp and copied to dp, with the index maps. */
 static void device_pulses(md_par_pe *c)
 {
     const int32_t cap = c->job->cap;
     for (int p = 0; p < c->grid.total_pulses; p++) {
         const md_pulse *hp = &c->pe.pulse[p];
-        md_dpulse *m = &c->dp[p];
+        md_dpulse *m = &c->hdp[p];
         int32_t remote_offset = m->remote_offset;
         memset(m, 0, sizeof *m);
         m->send_rank = hp->send_rank;
@@ -179,10 +219,15 @@ static void device_pulses(md_par_pe *c)
         m->atom_offset = hp->atom_offset;
         m->remote_offset = remote_offset;
         m->n_indep = hp->n_indep;
+        if (shmemu_bug(SHMEMU_BUG_X_DEP_OFFSET_OFF_BY_ONE) && m->n_indep < m->send_size)
+            m->n_indep++;
         m->dep_mask = hp->dep_mask;
         for (int d = 0; d < 3; d++)
-            m->shift[d] = hp->coord_shift[d];
-        m->index_map = hp->index_map;
+            m->shift[d] = shmemu_bug(SHMEMU_BUG_COORD_SHIFT_SIGN) ? -hp->coord_shift[d]
+                                                                   : hp->coord_shift[d];
+        m->index_map = c->imap + (int64_t)p * cap;
+        cudaMemcpy(c->imap + (int64_t)p * cap, hp->index_map,
+                   (size_t)hp->send_size * sizeof(int32_t), cudaMemcpyHostToDevice);
         m->xstage = c->xstage + (int64_t)p * 3 * cap;
         m->fbuf = c->fbuf + (int64_t)p * 3 * cap;
         /* Coordinates out and forces back travel between the same two PEs each way: we
@@ -199,6 +244,39 @@ static void device_pulses(md_par_pe *c)
         if (use_direct(c, c->xs, m->recv_rank))
             m->owner_sig_f = (uint64_t *)nvshmem_ptr(&c->sig->sig_f[p], m->recv_rank);
     }
+    cudaMemcpy(c->dp, c->hdp, MD_KMAX_PULSES * sizeof *c->dp, cudaMemcpyHostToDevice);
+}
+
+/* The pair lists' device copies: the arrays (grown as needed) and the two structs. */
+static void device_lists(md_par_pe *c)
+{
+    const md_pairlist *host[2] = {&c->pe.local, &c->pe.nonlocal};
+    md_pairlist dev[2];
+    for (int k = 0; k < 2; k++) {
+        const md_pairlist *h = host[k];
+        if (h->nent > c->cap_ent[k] || !c->ent[k]) {
+            cudaFree(c->ent[k]);
+            c->cap_ent[k] = h->nent + h->nent / 4 + 16;
+            cudaMalloc((void **)&c->ent[k], (size_t)c->cap_ent[k] * sizeof(md_ientry));
+        }
+        if (h->npairs > c->cap_jl[k] || !c->jlist[k]) {
+            cudaFree(c->jlist[k]);
+            c->cap_jl[k] = h->npairs + h->npairs / 4 + 16;
+            cudaMalloc((void **)&c->jlist[k], (size_t)c->cap_jl[k] * sizeof(int32_t));
+        }
+        if (h->nent > 0)
+            cudaMemcpy(c->ent[k], h->ent, (size_t)h->nent * sizeof(md_ientry),
+                       cudaMemcpyHostToDevice);
+        if (h->npairs > 0)
+            cudaMemcpy(c->jlist[k], h->j, (size_t)h->npairs * sizeof(int32_t),
+                       cudaMemcpyHostToDevice);
+        dev[k] = *h;
+        dev[k].ent = c->ent[k];
+        dev[k].j = c->jlist[k];
+        dev[k].cap_ent = c->cap_ent[k];
+        dev[k].cap_j = c->cap_jl[k];
+    }
+    cudaMemcpy(c->lists, dev, sizeof dev, cudaMemcpyHostToDevice);
 }
 
 /* Test mode: encode each home atom's id in its coordinates, run the step's coordinate
@@ -209,34 +287,50 @@ static int64_t halo_selftest(md_par_pe *c, md_error *err)
 {
     md_pe *pe = &c->pe;
     const int64_t *box = c->grid.box;
-    for (int d = 0; d < 3; d++)
+    int64_t *code[3];
+    for (int d = 0; d < 3; d++) {
+        code[d] = (int64_t *)md_xmalloc((size_t)pe->at.n * sizeof(int64_t) + 1);
         for (int32_t i = 0; i < pe->n_home; i++)
-            md_par_x(c, d)[i] = pe->at.id[i] * 8 + d;
+            code[d][i] = pe->at.id[i] * 8 + d;
+        cudaMemcpy(md_par_x(c, d), code[d], (size_t)pe->n_home * sizeof(int64_t),
+                   cudaMemcpyHostToDevice);
+    }
+    cudaDeviceSynchronize();
     nvshmem_barrier_all(); /* every PE's codes are in place before anyone packs */
     md_par_halo_x(c);
     cudaDeviceSynchronize();
+    for (int d = 0; d < 3; d++)
+        cudaMemcpy(code[d], md_par_x(c, d), (size_t)pe->at.n * sizeof(int64_t),
+                   cudaMemcpyDeviceToHost);
     int64_t bad = 0;
     for (int32_t k = pe->n_home; k < pe->at.n; k++)
         for (int d = 0; d < 3; d++) {
             int64_t want = pe->at.id[k] * 8 + d + (pe->at.x[d][k] >= box[d] ? box[d] : 0);
-            int64_t got = md_par_x(c, d)[k];
+            int64_t got = code[d][k];
             if (got != want && !bad++)
                 md_fail(err, "PE %d: halo slot %d (atom %lld) holds code %lld in %c, "
                         "expected %lld", c->me, k, (long long)pe->at.id[k], (long long)got,
                         'x' + d, (long long)want);
         }
     c->halo_checks += (int64_t)(pe->at.n - pe->n_home);
+    for (int d = 0; d < 3; d++)
+        free(code[d]);
     nvshmem_barrier_all(); /* everyone has read its halo before the positions return */
     for (int d = 0; d < 3; d++)
-        memcpy(md_par_x(c, d), pe->at.x[d], (size_t)pe->at.n * sizeof(int64_t));
+        cudaMemcpy(md_par_x(c, d), pe->at.x[d], (size_t)pe->at.n * sizeof(int64_t),
+                   cudaMemcpyHostToDevice);
     return bad;
 }
 
 int md_par_search(md_par_pe *c, md_error *err)
 {
     md_pe *pe = &c->pe;
-    for (int d = 0; d < 3; d++)
-        memcpy(pe->at.x[d], md_par_x(c, d), (size_t)pe->n_home * sizeof(int64_t));
+    const int32_t cap = c->job->cap;
+    for (int d = 0; d < 3; d++) { /* the home atoms' state as the kernels left it */
+        const size_t bytes = (size_t)pe->n_home * sizeof(int64_t);
+        cudaMemcpy(pe->at.x[d], md_par_x(c, d), bytes, cudaMemcpyDeviceToHost);
+        cudaMemcpy(pe->at.p[d], c->ps + (int64_t)d * cap, bytes, cudaMemcpyDeviceToHost);
+    }
     redistribute(c);
     md_dd_sort_home(&c->grid, pe);
     build_pulses(c);
@@ -251,13 +345,21 @@ int md_par_search(md_par_pe *c, md_error *err)
         return failed ? -1 : md_fail(err, "another PE failed at the search");
     exchange_offsets(c);
     device_pulses(c);
-    for (int d = 0; d < 3; d++)
-        memcpy(md_par_x(c, d), pe->at.x[d], (size_t)pe->at.n * sizeof(int64_t));
+    device_lists(c);
+    for (int d = 0; d < 3; d++) {
+        cudaMemcpy(md_par_x(c, d), pe->at.x[d], (size_t)pe->at.n * sizeof(int64_t),
+                   cudaMemcpyHostToDevice);
+        cudaMemcpy(c->ps + (int64_t)d * cap, pe->at.p[d], (size_t)pe->n_home * sizeof(int64_t),
+                   cudaMemcpyHostToDevice);
+    }
+    cudaMemcpy(c->type, pe->at.type, (size_t)pe->n_home * sizeof(int32_t),
+               cudaMemcpyHostToDevice);
     if (c->job->opt.check_halo) {
         int64_t bad = halo_selftest(c, err);
         if (md_par_any_failed(c, bad != 0))
             return bad ? -1 : md_fail(err, "another PE found wrong halo slots");
     }
+    cudaDeviceSynchronize();
     nvshmem_barrier_all(); /* every PE's halo and pulse table are set before the kernels */
     return 0;
 }

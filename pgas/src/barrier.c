@@ -10,12 +10,15 @@
  */
 #include "internal.h"
 #include "nvshmem.h"
+#include "shmemu/bugs.h"
 
 void pgas_barrier_wait(pgas_thread *t, pgas_barrier *b, int n_members, const char *call)
 {
     uint32_t gen = atomic_load_explicit(&b->generation, memory_order_acquire);
     const char *token = &b->hb_token[gen & 1];
-    pgas_hb_before(token);
+    const bool hb = !shmemu_bug(SHMEMU_BUG_RT_BARRIER_NO_HB);
+    if (hb)
+        pgas_hb_before(token);
     uint32_t arrived = atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) + 1;
     if (arrived == (uint32_t)n_members) {
         atomic_exchange_explicit(&b->arrived, 0, memory_order_relaxed);
@@ -25,5 +28,6 @@ void pgas_barrier_wait(pgas_thread *t, pgas_barrier *b, int n_members, const cha
         (void)t;
         pgas_wait_value(&b->generation, PGAS_KIND_U32, NVSHMEM_CMP_NE, gen, PGAS_ACQUIRE, call);
     }
-    pgas_hb_after(token);
+    if (hb)
+        pgas_hb_after(token);
 }

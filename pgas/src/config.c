@@ -81,6 +81,50 @@ static bool parse_flag(const char *name, const char *text)
     bad_setting(name, text, "1 or 0");
 }
 
+static void copy_path(const char *name, const char *text, char *out, size_t len)
+{
+    if (strlen(text) >= len)
+        bad_setting(name, text, "a shorter path (at most 511 bytes)");
+    snprintf(out, len, "%s", text);
+}
+
+/* The deterministic scheduler's settings (docs/sched.md). */
+static void pgas_sched_config_read(pgas_config *config)
+{
+    const char *v;
+    config->sched_strategy = PGAS_SCHED_OFF;
+    if ((v = getenv("SHMEMU_SCHED")) != NULL && v[0] != '\0') {
+        if (strcmp(v, "random") == 0)
+            config->sched_strategy = PGAS_SCHED_RANDOM;
+        else if (strcmp(v, "pct") == 0)
+            config->sched_strategy = PGAS_SCHED_PCT;
+        else if (strcmp(v, "rr") == 0)
+            config->sched_strategy = PGAS_SCHED_RR;
+        else if (strcmp(v, "off") != 0 && strcmp(v, "free") != 0)
+            bad_setting("SHMEMU_SCHED", v, "random, pct, rr or off");
+    }
+    config->sched_seed = 1;
+    if ((v = getenv("SHMEMU_SEED")) != NULL)
+        config->sched_seed = (uint64_t)parse_long("SHMEMU_SEED", v, 0, 0x7fffffffffffL);
+    config->pct_depth = 3;
+    if ((v = getenv("SHMEMU_PCT_DEPTH")) != NULL)
+        config->pct_depth = (int)parse_long("SHMEMU_PCT_DEPTH", v, 1, 17);
+    config->pct_steps = 2000;
+    if ((v = getenv("SHMEMU_PCT_STEPS")) != NULL)
+        config->pct_steps = (uint64_t)parse_long("SHMEMU_PCT_STEPS", v, 1, 1000000000L);
+    config->max_decisions = (uint64_t)4 << 20;
+    if ((v = getenv("SHMEMU_SCHED_MAX_DECISIONS")) != NULL)
+        config->max_decisions =
+            (uint64_t)parse_long("SHMEMU_SCHED_MAX_DECISIONS", v, 16, 1L << 30);
+    config->trace_out[0] = config->replay[0] = config->guide[0] = '\0';
+    if ((v = getenv("SHMEMU_TRACE_OUT")) != NULL)
+        copy_path("SHMEMU_TRACE_OUT", v, config->trace_out, sizeof config->trace_out);
+    if ((v = getenv("SHMEMU_REPLAY")) != NULL)
+        copy_path("SHMEMU_REPLAY", v, config->replay, sizeof config->replay);
+    if ((v = getenv("SHMEMU_SCHED_GUIDE")) != NULL)
+        copy_path("SHMEMU_SCHED_GUIDE", v, config->guide, sizeof config->guide);
+}
+
 void pgas_config_read(pgas_config *config)
 {
     const char *v;
@@ -101,6 +145,7 @@ void pgas_config_read(pgas_config *config)
     config->check_seed = 1;
     if ((v = getenv("SHMEMU_CHECK_SEED")) != NULL)
         config->check_seed = (uint64_t)parse_long("SHMEMU_CHECK_SEED", v, 0, 0x7fffffffL);
+    config->check_seed_set = v != NULL;
 
     config->spin_polls = DEFAULT_SPIN_POLLS;
     if ((v = getenv("SHMEMU_SPIN")) != NULL)
@@ -109,6 +154,8 @@ void pgas_config_read(pgas_config *config)
     config->no_ptr = false;
     if ((v = getenv("SHMEMU_NO_PTR")) != NULL)
         config->no_ptr = parse_flag("SHMEMU_NO_PTR", v);
+
+    pgas_sched_config_read(config);
 
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     config->n_cores = cores > 0 ? (int)cores : 1;

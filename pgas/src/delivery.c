@@ -23,6 +23,7 @@
 
 #include "internal.h"
 #include "nvshmem.h"
+#include "shmemu/bugs.h"
 
 struct pgas_pending {
     int pe;
@@ -73,9 +74,12 @@ static void deliver_now(const pgas_pending *p)
         memmove(p->target, p->src, p->bytes);
         return;
     }
+    const bool signal_first = p->has_signal && shmemu_bug(SHMEMU_BUG_RT_PUT_SIGNAL_ORDER);
+    if (signal_first)
+        pgas_signal_apply(p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
     if (p->bytes > 0)
         copy_and_publish(p->target, p->snapshot != NULL ? p->snapshot : p->src, p->bytes);
-    if (p->has_signal)
+    if (p->has_signal && !signal_first)
         pgas_signal_apply(p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
 }
 
@@ -176,9 +180,13 @@ void pgas_deliver_put_signal(pgas_thread *t, int pe, char *target, const void *s
                              bool nbi)
 {
     if (!t->world->config.check_nbi) {
+        const bool signal_first = shmemu_bug(SHMEMU_BUG_RT_PUT_SIGNAL_ORDER);
+        if (signal_first)
+            pgas_signal_apply(sig_target, sig_op, signal, PGAS_RELEASE);
         if (bytes > 0)
             copy_and_publish(target, src, bytes);
-        pgas_signal_apply(sig_target, sig_op, signal, PGAS_RELEASE);
+        if (!signal_first)
+            pgas_signal_apply(sig_target, sig_op, signal, PGAS_RELEASE);
         return;
     }
     pgas_pending p = {.pe = pe, .epoch = t->fence_epoch, .target = target, .src = src,
@@ -204,13 +212,13 @@ void pgas_deliver_get(pgas_thread *t, int pe, char *local_dest, const char *remo
 
 void pgas_fence(pgas_thread *t)
 {
-    if (t->n_pending > 0)
+    if (t->n_pending > 0 && !shmemu_bug(SHMEMU_BUG_RT_FENCE_NOOP))
         t->fence_epoch++;
 }
 
 void pgas_quiet(pgas_thread *t)
 {
-    if (t->n_pending > 0)
+    if (t->n_pending > 0 && !shmemu_bug(SHMEMU_BUG_RT_QUIET_NOOP))
         deliver_matching(t, -1, UINT32_MAX);
 }
 

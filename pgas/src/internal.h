@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "shmemu/pgas.h"
 
@@ -42,7 +43,20 @@ typedef struct pgas_config {
     bool no_ptr;            /* SHMEMU_NO_PTR */
     int n_cores;            /* online CPUs */
     bool under_valgrind;
+    /* deterministic scheduling (sched.c; docs/sched.md) */
+    int sched_strategy;       /* PGAS_SCHED_*: SHMEMU_SCHED, or the replayed trace's */
+    uint64_t sched_seed;      /* SHMEMU_SEED */
+    int pct_depth;            /* SHMEMU_PCT_DEPTH */
+    uint64_t pct_steps;       /* SHMEMU_PCT_STEPS: the step bound PCT spreads change points over */
+    uint64_t max_decisions;   /* SHMEMU_SCHED_MAX_DECISIONS: decisions a trace can hold */
+    char trace_out[512];      /* SHMEMU_TRACE_OUT */
+    char replay[512];         /* SHMEMU_REPLAY */
+    char guide[512];          /* SHMEMU_SCHED_GUIDE (explore's shrinker) */
+    bool check_seed_set;      /* SHMEMU_CHECK_SEED was given (else it follows SHMEMU_SEED) */
 } pgas_config;
+
+/* Strategies of the deterministic scheduler; OFF is free-running. */
+enum { PGAS_SCHED_OFF = 0, PGAS_SCHED_RANDOM, PGAS_SCHED_PCT, PGAS_SCHED_RR, PGAS_SCHED_GUIDE };
 
 void pgas_config_read(pgas_config *config);
 
@@ -136,6 +150,7 @@ typedef struct pgas_wait_record {
     _Atomic(const char *) call;
     _Atomic(const char *) what;
     _Atomic uint64_t since_ns;
+    _Atomic uint64_t fiber; /* the emulated thread that waits: x | y << 21 | z << 42, plus 1 */
 } pgas_wait_record;
 
 struct pgas_thread {
@@ -152,6 +167,12 @@ struct pgas_thread {
     size_t cap_pending;
     uint32_t fence_epoch;
     uint64_t rng;
+    /* deterministic mode: this thread's schedulable entity (sched.c); NULL when
+     * free-running, so the mode costs one predictable branch on the hot paths */
+    struct pgas_sched_entity *ent;
+    /* the API call in progress (pgas_require, pgas_thread_note_call): names runtime writes
+     * in deterministic mode (traces, last writers); touched by this thread only */
+    const char *api_call;
 };
 
 /* ---- the job ------------------------------------------------------------------------- */
@@ -168,6 +189,7 @@ typedef struct pgas_world {
     _Atomic int live_threads;
     bool spin_allowed_cached;
     uint64_t uid; /* what nvshmemx_get_uniqueid hands out */
+    struct pgas_sched *sched; /* deterministic mode, else NULL (sched.c) */
 } pgas_world;
 
 /* The calling thread's record, or NULL outside any PE. */
@@ -281,6 +303,53 @@ int pgas_coll_fcollect(const char *call, int team_id, void *dest, const void *so
                        size_t bytes);
 int pgas_coll_alltoall(const char *call, int team_id, void *dest, const void *source,
                        size_t bytes);
+
+/* ---- deterministic scheduling (sched.c, sched_trace.c, sched_report.c) --------------- */
+
+/* A sync point of t: in deterministic mode, the scheduler may hand the turn to another
+ * entity here. `writes`: the caller may have written memory others wait on since its last
+ * sync point (so blocked waits are worth re-evaluating). */
+void pgas_sched_point_slow(pgas_thread *t, const char *call, bool writes);
+static inline void pgas_sched_point(pgas_thread *t, const char *call, bool writes)
+{
+    if (__builtin_expect(t->ent != NULL, 0))
+        pgas_sched_point_slow(t, call, writes);
+}
+/* A runtime write of [addr, addr+bytes) by t (pgas_wake_range): blocked waits become worth
+ * re-evaluating, and the words remember their last writer. Deterministic mode only. */
+void pgas_sched_note_write(pgas_thread *t, const volatile void *addr, size_t bytes);
+void pgas_sched_create(pgas_world *world);
+void pgas_sched_destroy(pgas_world *world);
+/* Registers t (on its own thread) and waits for its first turn. */
+void pgas_sched_attach(pgas_thread *t, bool host);
+/* t is finished: hands the turn on for good. */
+void pgas_sched_detach(pgas_thread *t);
+/* A failed wait check: t cannot run until memory changes (soft: a poll, which may also run
+ * as a last resort when nothing else can). Returns when t has the turn again; true when it
+ * was chosen as a last resort. */
+bool pgas_sched_block(pgas_thread *t, const char *call, bool soft, uint64_t eval_epoch);
+/* The same for a wait on one word, `*addr cmp value` (as kind): the scheduler evaluates it
+ * itself and hands t the turn only once it holds (or as a soft wait's last resort). */
+bool pgas_sched_block_value(pgas_thread *t, const char *call, bool soft,
+                            const volatile void *addr, pgas_kind kind, int cmp,
+                            uint64_t value);
+/* The count that pgas_sched_block's eval_epoch takes: read it before evaluating the
+ * condition, so that a write after the evaluation makes the wait a candidate again. */
+uint64_t pgas_sched_epoch(const pgas_thread *t);
+/* Calls the emulator's exit hook of this thread, if any (world.c, before detaching). */
+void pgas_thread_run_exit_hook(void);
+/* The emulated thread the calling pthread runs now (0: none; see the fiber hook). */
+uint64_t pgas_thread_current_fiber(void);
+
+/* Describes the last runtime writer of the word at addr (deterministic mode), e.g. "PE 0
+ * (kernel pack block 1, thread (0,0,0)) at decision 17"; "" when none is known. */
+void pgas_last_writer_describe(const pgas_world *world, const volatile void *addr, char *out,
+                               size_t len);
+/* Prints every waiting thread of the job (what it waits for, the last writer of the word,
+ * the wait-for cycle) to f; returns how many wait (idle stream threads not counted). */
+int pgas_report_waits(pgas_world *world, FILE *f, const char *indent);
+/* "PE p (label[, thread (x,y,z)])" for a thread and its wait record. */
+void pgas_describe_waiter(const pgas_thread *t, char *out, size_t len);
 
 /* ---- utilities ----------------------------------------------------------------------- */
 

@@ -150,20 +150,27 @@ static size_t set_wait_some(const ivar_set *s, size_t *indices)
     return collect_satisfied(s, indices);
 }
 
-/* Tests make progress in checking mode: a polling loop must see its own puts delivered. */
+/* Tests make progress in checking mode: a polling loop must see its own puts delivered.
+ * In deterministic mode a test is a sync point, and one that finds nothing a soft wait
+ * (test_failed), so a polling loop cannot hold the turn forever. */
 static pgas_thread *check_test(const ivar_set *s)
 {
     pgas_thread *t = check_set(s);
     pgas_quiet(t);
+    pgas_sched_point(t, s->call, false);
     return t;
 }
+
+static void test_failed(const ivar_set *s) { pgas_sched_poll(s->call, false); }
 
 static int set_test_all(const ivar_set *s)
 {
     check_test(s);
     for (size_t i = 0; i < s->nelems; i++)
-        if (included(s, i) && !holds_at(s, i))
+        if (included(s, i) && !holds_at(s, i)) {
+            test_failed(s);
             return 0;
+        }
     for (size_t i = 0; i < s->nelems; i++)
         if (included(s, i))
             acquire_at(s, i);
@@ -179,6 +186,7 @@ static size_t set_test_any(const ivar_set *s)
             return i;
         }
     }
+    test_failed(s);
     return SIZE_MAX;
 }
 
@@ -187,7 +195,10 @@ static size_t set_test_some(const ivar_set *s, size_t *indices)
     check_test(s);
     if (indices == NULL && s->nelems > 0)
         pgas_fail(s->call, "indices is NULL; pass an array of nelems size_t");
-    return collect_satisfied(s, indices);
+    size_t n = collect_satisfied(s, indices);
+    if (n == 0)
+        test_failed(s);
+    return n;
 }
 
 #define SET(NAME_SUFFIX, TYPE, IVARS, N, STATUS, CMP, VALUE, VALUES)                          \

@@ -83,6 +83,13 @@ void pgas_wake_range(const volatile void *addr, size_t bytes)
 {
     atomic_thread_fence(memory_order_seq_cst);
     pgas_thread *t = pgas_current();
+    if (t != NULL && __builtin_expect(t->ent != NULL, 0)) {
+        /* deterministic mode: waits are re-evaluated by the scheduler, nobody parks here;
+         * a runtime write is a sync point */
+        pgas_sched_note_write(t, addr, bytes);
+        pgas_sched_point_slow(t, t->api_call != NULL ? t->api_call : "a runtime write", false);
+        return;
+    }
     if (t != NULL) {
         int owner = pgas_heap_owner(t->world, addr);
         if (owner >= 0) {
@@ -199,10 +206,43 @@ static bool may_spin(const pgas_thread *t)
            atomic_load_explicit(&t->world->live_threads, memory_order_relaxed) <= cfg->n_cores;
 }
 
+/* Set by the wait hook when it lets the thread park while other fibers of it also poll:
+ * then the scheduler cannot evaluate the one condition alone. */
+static _Thread_local bool other_pollers;
+
+void pgas_thread_note_other_pollers(void) { other_pollers = true; }
+
+/* The emulator's hooks of this thread (pgas_thread_set_fiber_hook, _exit_hook). */
+static _Thread_local uint64_t (*fiber_hook)(void *ctx);
+static _Thread_local void *fiber_hook_ctx;
+static _Thread_local void (*exit_hook)(void);
+
+void pgas_thread_set_fiber_hook(uint64_t (*fiber)(void *ctx), void *ctx)
+{
+    fiber_hook = fiber;
+    fiber_hook_ctx = ctx;
+}
+
+uint64_t pgas_thread_current_fiber(void)
+{
+    return fiber_hook != NULL ? fiber_hook(fiber_hook_ctx) : 0;
+}
+
+void pgas_thread_set_exit_hook(void (*hook)(void)) { exit_hook = hook; }
+
+void pgas_thread_run_exit_hook(void)
+{
+    void (*hook)(void) = exit_hook;
+    exit_hook = NULL;
+    if (hook != NULL)
+        hook();
+}
+
 static void record_wait(pgas_thread *t, const wait_condition *c, const char *call,
                         const char *what)
 {
     pgas_wait_record *r = &t->wait;
+    atomic_exchange(&r->fiber, pgas_thread_current_fiber());
     atomic_exchange(&r->addr, (uintptr_t)c->addr);
     atomic_exchange(&r->kind, (int)c->kind);
     atomic_exchange(&r->cmp, c->cmp);
@@ -224,22 +264,56 @@ void pgas_thread_set_wait_hook(bool (*hook)(void *ctx), void *ctx)
     wait_hook_ctx = ctx;
 }
 
+/* Deterministic mode: the wait is a sync point; while the condition is false the thread
+ * gives the turn away until memory may have changed (the scheduler's epoch moved), running
+ * its block's other fibers first. Returns false when a soft wait (a poll) was resumed as a
+ * last resort with its condition still false. */
+static bool wait_deterministic(pgas_thread *t, wait_condition *c, const char *call,
+                               const char *what, bool soft)
+{
+    pgas_sched_point_slow(t, call, !soft);
+    bool holds = true;
+    for (;;) {
+        uint64_t epoch = pgas_sched_epoch(t);
+        if (condition_holds(c))
+            break;
+        other_pollers = false;
+        if (wait_hook != NULL && wait_hook(wait_hook_ctx))
+            continue; /* other fibers of this block ran: check again */
+        record_wait(t, c, call, what);
+        bool last_resort;
+        if (c->ready == NULL && !other_pollers)
+            last_resort = pgas_sched_block_value(t, call, soft, c->addr, c->kind, c->cmp,
+                                                 c->value);
+        else
+            last_resort = pgas_sched_block(t, call, soft, epoch);
+        if (last_resort && !condition_holds(c)) {
+            holds = false;
+            break;
+        }
+    }
+    atomic_exchange(&t->wait.active, 0);
+    return holds;
+}
+
 /* any_word_of_pe >= 0: the condition reads several words of that PE's heap, so park on
  * the PE's bucket, which every write into that heap wakes while someone is parked. */
-static void wait_until_holds(wait_condition *c, const char *call, const char *what,
-                             int any_word_of_pe)
+static bool wait_until_holds(wait_condition *c, const char *call, const char *what,
+                             int any_word_of_pe, bool soft)
 {
     pgas_thread *t = pgas_current();
+    if (t != NULL && __builtin_expect(t->ent != NULL, 0))
+        return wait_deterministic(t, c, call, what, soft);
     if (may_spin(t)) {
         int polls = t != NULL ? t->world->config.spin_polls : 2000;
         for (int i = 0; i < polls; i++) {
             if (condition_holds(c))
-                return;
+                return true;
             __builtin_ia32_pause();
         }
     }
     if (condition_holds(c))
-        return;
+        return true;
     /* Slow path. Deliver this thread's queued puts first: a wait must never depend on
      * puts that only its own later progress would deliver. */
     if (t != NULL)
@@ -289,13 +363,14 @@ static void wait_until_holds(wait_condition *c, const char *call, const char *wh
     }
     if (t != NULL)
         atomic_exchange(&t->wait.active, 0);
+    return true;
 }
 
 uint64_t pgas_wait_value(const volatile void *addr, pgas_kind kind, int cmp, uint64_t value,
                          pgas_order order, const char *call)
 {
     wait_condition c = {.addr = addr, .kind = kind, .cmp = cmp, .value = value, .order = order};
-    wait_until_holds(&c, call, NULL, -1);
+    wait_until_holds(&c, call, NULL, -1, false);
     if (order == PGAS_ACQUIRE || order == PGAS_ACQ_REL)
         pgas_hb_after(addr);
     return c.seen;
@@ -305,12 +380,27 @@ void pgas_wait_predicate(const volatile void *addr, bool (*ready)(void *ctx), vo
                          const char *call, const char *what)
 {
     wait_condition c = {.addr = addr, .kind = PGAS_KIND_NONE, .ready = ready, .ctx = ctx};
-    wait_until_holds(&c, call, what, -1);
+    wait_until_holds(&c, call, what, -1, false);
+}
+
+bool pgas_wait_value_soft(const volatile void *addr, pgas_kind kind, int cmp, uint64_t value,
+                          const char *call)
+{
+    wait_condition c = {.addr = addr, .kind = kind, .cmp = cmp, .value = value,
+                         .order = PGAS_RELAXED};
+    return wait_until_holds(&c, call, NULL, -1, true);
+}
+
+bool pgas_wait_predicate_soft(const volatile void *addr, bool (*ready)(void *ctx), void *ctx,
+                              const char *call, const char *what)
+{
+    wait_condition c = {.addr = addr, .kind = PGAS_KIND_NONE, .ready = ready, .ctx = ctx};
+    return wait_until_holds(&c, call, what, -1, true);
 }
 
 void pgas_wait_heap_predicate(int pe, const volatile void *addr, bool (*ready)(void *ctx),
                               void *ctx, const char *call, const char *what)
 {
     wait_condition c = {.addr = addr, .kind = PGAS_KIND_NONE, .ready = ready, .ctx = ctx};
-    wait_until_holds(&c, call, what, pe);
+    wait_until_holds(&c, call, what, pe, false);
 }

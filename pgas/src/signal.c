@@ -8,6 +8,7 @@
  */
 #include "internal.h"
 #include "nvshmem.h"
+#include "shmemu/bugs.h"
 
 bool pgas_signal_op_valid(int sig_op)
 {
@@ -16,7 +17,8 @@ bool pgas_signal_op_valid(int sig_op)
 
 void pgas_signal_apply(uint64_t *sig_target, int sig_op, uint64_t signal, pgas_order order)
 {
-    bool release = order == PGAS_RELEASE || order == PGAS_ACQ_REL;
+    bool release = (order == PGAS_RELEASE || order == PGAS_ACQ_REL) &&
+                   !shmemu_bug(SHMEMU_BUG_RT_SIGNAL_NO_RELEASE);
     int mo = release ? __ATOMIC_RELEASE : __ATOMIC_RELAXED;
     if (release)
         pgas_hb_before(sig_target);
@@ -64,5 +66,7 @@ uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_val
     if ((uintptr_t)sig_addr % sizeof(uint64_t) != 0)
         pgas_fail(call, "sig_addr %p is not 8-byte aligned; signal words are uint64_t",
                   (void *)sig_addr);
-    return pgas_wait_value(sig_addr, PGAS_KIND_U64, cmp, cmp_value, PGAS_ACQUIRE, call);
+    return pgas_wait_value(sig_addr, PGAS_KIND_U64, cmp, cmp_value,
+                           shmemu_bug(SHMEMU_BUG_RT_WAIT_NO_ACQUIRE) ? PGAS_RELAXED
+                                                                     : PGAS_ACQUIRE, call);
 }

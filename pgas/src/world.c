@@ -42,7 +42,14 @@ pgas_thread *pgas_require(const char *call)
     if (status != NVSHMEM_STATUS_IS_INITIALIZED)
         pgas_fail(call, "called before nvshmem_init() or shmem_init() (or after finalize); "
                         "initialize first");
+    t->api_call = call;
     return t;
+}
+
+void pgas_thread_note_call(const char *call)
+{
+    if (self != NULL)
+        self->api_call = call;
 }
 
 int shmemu_my_pe(void) { return self != NULL ? self->pe : -1; }
@@ -125,13 +132,20 @@ static pgas_thread *thread_attach(pgas_world *world, int pe, const char *label)
     return t;
 }
 
-static void thread_detach(void)
+static void thread_detach(volatile uint32_t *exited)
 {
     if (self == NULL)
         return;
     pgas_quiet(self);
+    if (exited != NULL) {
+        (void)__atomic_exchange_n(exited, 1u, __ATOMIC_RELAXED);
+        if (self->ent != NULL)
+            pgas_sched_note_write(self, exited, sizeof *exited);
+    }
     atomic_exchange(&self->live, 0);
     atomic_fetch_sub(&self->world->live_threads, 1);
+    if (self->ent != NULL)
+        pgas_sched_detach(self); /* hands the turn on for good */
     self = NULL;
 }
 
@@ -139,11 +153,15 @@ int pgas_thread_attach(const pgas_thread *parent, int pe, const char *label)
 {
     if (parent == NULL || pe < 0 || pe >= parent->world->n_pes)
         return -1;
-    thread_attach(parent->world, pe, label);
+    pgas_thread *t = thread_attach(parent->world, pe, label);
+    if (t->world->sched != NULL)
+        pgas_sched_attach(t, false);
     return 0;
 }
 
-void pgas_thread_detach(void) { thread_detach(); }
+void pgas_thread_detach(void) { thread_detach(NULL); }
+
+void pgas_thread_detach_notify(volatile uint32_t *exited) { thread_detach(exited); }
 
 void pgas_thread_set_label(const char *label)
 {
@@ -168,12 +186,16 @@ typedef struct pe_start {
 static void *pe_thread_main(void *arg)
 {
     pe_start *start = arg;
-    thread_attach(start->world, start->pe, "host");
+    pgas_thread *t = thread_attach(start->world, start->pe, "host");
+    if (t->world->sched != NULL)
+        pgas_sched_attach(t, true);
     if (start->fn != NULL)
         start->result = start->fn(start->fn_arg);
     else
         start->result = start->main_fn(start->argc, start->argv, start->envp);
-    thread_detach();
+    /* the emulator stops the PE's streams while the thread still belongs to the job */
+    pgas_thread_run_exit_hook();
+    thread_detach(NULL);
     return NULL;
 }
 
@@ -187,6 +209,7 @@ static int launch(int n_pes, pe_start *proto)
         return 2;
     }
     pgas_world *world = world_create(n_pes);
+    pgas_sched_create(world);
     pe_start *starts = calloc((size_t)n_pes, sizeof *starts);
     pthread_t *threads = calloc((size_t)n_pes, sizeof *threads);
     if (starts == NULL || threads == NULL) {
@@ -216,6 +239,7 @@ static int launch(int n_pes, pe_start *proto)
     }
     free(threads);
     free(starts);
+    pgas_sched_destroy(world);
     world_destroy(world);
     return result;
 }

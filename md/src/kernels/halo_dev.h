@@ -10,6 +10,7 @@
 #define MD_KERNELS_HALO_DEV_H
 
 #include "halo.h"
+#include "shmemu/bugs.h" /* the planted protocol bugs (shmemu_bug(): false in real runs) */
 
 /* [lo, hi) of n items for part k of parts. */
 DEVICE void md_split(int32_t n, int k, int parts, int32_t *lo, int32_t *hi)
@@ -58,23 +59,37 @@ DEVICE void md_notify_x(const md_dpulse *m, int64_t *const x[3], md_dsig *sig, i
     if (m->peer_x[0]) {
         /* Direct: the data went straight into the peer; a system-scope release store
          * publishes it (the peer acquire-waits on the same word). */
-        st_release(m->peer_sig_x, seq, SCOPE_SYS);
+        if (shmemu_bug(SHMEMU_BUG_X_NOTIFY_RELAXED))
+            st_relaxed(m->peer_sig_x, seq, SCOPE_SYS);
+        else
+            st_release(m->peer_sig_x, seq, SCOPE_SYS);
         return;
     }
     const uint64_t v = sig_op == NVSHMEM_SIGNAL_SET ? seq : 1;
     const size_t bytes = (size_t)m->send_size * sizeof(int64_t);
+    const int to = shmemu_bug(SHMEMU_BUG_X_PUT_WRONG_PE) ? m->recv_rank : m->send_rank;
     if (bytes == 0) {
-        nvshmemx_signal_op(&sig->sig_x[p], v, sig_op, m->send_rank);
+        nvshmemx_signal_op(&sig->sig_x[p], v, sig_op, to);
+        return;
+    }
+    if (shmemu_bug(SHMEMU_BUG_X_SIGNAL_BEFORE_DATA)) {
+        nvshmemx_signal_op(&sig->sig_x[p], v, sig_op, to);
+        for (int d = 0; d < 3; d++)
+            nvshmem_putmem_nbi(x[d] + m->remote_offset, m->xstage + d * (int64_t)m->send_size,
+                               bytes, to);
+        nvshmem_quiet();
         return;
     }
     /* Three component ranges, one signal: fence orders the first two puts before the
      * put-with-signal, whose signal then covers all three. */
-    nvshmem_putmem_nbi(x[0] + m->remote_offset, m->xstage, bytes, m->send_rank);
-    nvshmem_putmem_nbi(x[1] + m->remote_offset, m->xstage + m->send_size, bytes, m->send_rank);
-    nvshmem_fence();
+    nvshmem_putmem_nbi(x[0] + m->remote_offset, m->xstage, bytes, to);
+    nvshmem_putmem_nbi(x[1] + m->remote_offset, m->xstage + m->send_size, bytes, to);
+    if (!shmemu_bug(SHMEMU_BUG_X_FENCE_MISSING))
+        nvshmem_fence();
     nvshmem_putmem_signal_nbi(x[2] + m->remote_offset, m->xstage + 2 * (int64_t)m->send_size,
-                              bytes, &sig->sig_x[p], v, sig_op, m->send_rank);
-    nvshmem_quiet(); /* the staging buffer is reusable (next step) once this returns */
+                              bytes, &sig->sig_x[p], v, sig_op, to);
+    if (!shmemu_bug(SHMEMU_BUG_X_QUIET_MISSING))
+        nvshmem_quiet(); /* the staging buffer is reusable (next step) once this returns */
 }
 
 /* Our halo slots of pulse p hold their final forces: give them to recv_rank (the owner).
@@ -89,7 +104,10 @@ DEVICE void md_notify_f(const md_dpulse *m, int64_t *const f[3], md_dsig *sig, i
                         uint64_t seq, int sig_op, int direct)
 {
     if (direct) {
-        st_release(m->owner_sig_f, seq, SCOPE_SYS);
+        if (shmemu_bug(SHMEMU_BUG_F_NOTIFY_RELAXED))
+            st_relaxed(m->owner_sig_f, seq, SCOPE_SYS);
+        else
+            st_release(m->owner_sig_f, seq, SCOPE_SYS);
         return;
     }
     const uint64_t v = sig_op == NVSHMEM_SIGNAL_SET ? seq : 1;
@@ -115,8 +133,10 @@ DEVICE void md_unpack_f(const md_dpulse *m, int64_t *const f[3], int32_t lo, int
         const int64_t *src = m->peer_f[0] ? m->peer_f[d] : m->fbuf + (int64_t)d * m->send_size;
         int64_t *dst = f[d];
         for (int32_t s = lo + (int32_t)threadIdx.x; s < hi; s += (int32_t)blockDim.x) {
-            const int64_t v = src[s];
-            if (v != 0)
+            const int64_t v = shmemu_bug(SHMEMU_BUG_F_UNPACK_NEGATED) ? -src[s] : src[s];
+            if (v != 0 && shmemu_bug(SHMEMU_BUG_F_UNPACK_PLAIN_ADD))
+                dst[m->index_map[s]] += v;
+            else if (v != 0)
                 atom_add(&dst[m->index_map[s]], v, SCOPE_GPU, ORDER_RELAXED);
         }
     }
@@ -127,7 +147,9 @@ DEVICE void md_unpack_f(const md_dpulse *m, int64_t *const f[3], int32_t lo, int
  * true in the block that completes the count. Call from one thread after a block barrier. */
 DEVICE int md_elect_last(uint64_t *counter, int nblocks)
 {
-    const uint64_t old = atom_add(counter, (uint64_t)1, SCOPE_GPU, ORDER_ACQ_REL);
+    const uint64_t old = shmemu_bug(SHMEMU_BUG_ELECT_RELAXED)
+                             ? atom_add(counter, (uint64_t)1, SCOPE_GPU, ORDER_RELAXED)
+                             : atom_add(counter, (uint64_t)1, SCOPE_GPU, ORDER_ACQ_REL);
     return (old + 1) % (uint64_t)nblocks == 0;
 }
 

@@ -24,7 +24,8 @@ KERNEL(md_fused_comm_unpack_f, md_halo_args, a)
     const int nb = (int)gridDim.x, b = (int)blockIdx.x;
     if (b == 0 && threadIdx.x == 0) {
         for (int k = p + 1; k < a.npulse; k++)
-            if (a.pulses[k].dep_mask & (1u << p))
+            if ((a.pulses[k].dep_mask & (1u << p)) &&
+                !shmemu_bug(SHMEMU_BUG_F_DEPMGMT_WAIT_MISSING))
                 md_wait_local(&a.sig->done_f[k], a.seq);
         md_notify_f(m, a.f, a.sig, p, a.seq, NVSHMEM_SIGNAL_SET, m->owner_sig_f != NULL);
     }

@@ -29,17 +29,29 @@ KERNEL(md_fused_pack_comm_x, md_halo_args, a)
     if (m->dep_mask != 0) {
         if (threadIdx.x == 0)
             for (int q = p - 1; q >= 0; q--)
-                if (m->dep_mask & (1u << q))
+                if (m->dep_mask & (1u << q)) {
+                    if (shmemu_bug(SHMEMU_BUG_X_DEP_WAIT_MISSING))
+                        continue;
+                    if (shmemu_bug(SHMEMU_BUG_X_DEP_WAIT_RELAXED)) {
+                        while (ld_relaxed(&a.sig->sig_x[q], SCOPE_SYS) != a.seq) {
+                        }
+                        continue;
+                    }
                     md_wait_seq(&a.sig->sig_x[q], a.seq);
-        __syncthreads();
+                    if (shmemu_bug(SHMEMU_BUG_X_DEP_WAIT_LAST_ONLY))
+                        break;
+                }
+        if (!shmemu_bug(SHMEMU_BUG_X_SYNC_AFTER_DEP_WAIT_MISSING))
+            __syncthreads();
         md_split(m->send_size - m->n_indep, b, nb, &lo, &hi);
         md_pack_x(m, a.x, m->n_indep + lo, m->n_indep + hi);
     }
-    __syncthreads();
+    if (!shmemu_bug(SHMEMU_BUG_X_ELECT_BARRIER_MISSING))
+        __syncthreads();
     if (threadIdx.x == 0) {
         if (md_elect_last(&a.sig->cnt_x[p], nb))
             md_notify_x(m, a.x, a.sig, p, a.seq, NVSHMEM_SIGNAL_SET);
-        if (b == 0)
+        if (b == 0 && !shmemu_bug(SHMEMU_BUG_X_RECV_WAIT_MISSING))
             md_wait_seq(&a.sig->sig_x[p], a.seq);
     }
 }

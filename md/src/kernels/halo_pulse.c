@@ -42,7 +42,8 @@ KERNEL(md_pulse_unpack_f, md_halo_args, a)
     const md_dpulse *m = &a.pulses[a.pulse];
     if (threadIdx.x == 0)
         md_wait_seq(&a.sig->sig_f[a.pulse], a.seq);
-    __syncthreads();
+    if (!shmemu_bug(SHMEMU_BUG_F_UNPACK_SYNC_MISSING))
+        __syncthreads();
     int32_t lo, hi;
     md_split(m->send_size, (int)blockIdx.x, (int)gridDim.x, &lo, &hi);
     md_unpack_f(m, a.f, lo, hi);

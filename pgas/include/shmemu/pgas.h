@@ -20,6 +20,19 @@
  *                              valgrind, or with more waiters than cores, waits park at once).
  *   SHMEMU_NO_PTR=1            nvshmem_ptr returns NULL for every other PE, forcing the put
  *                              path (as between GPUs without NVLink).
+ *   SHMEMU_SCHED=S             deterministic mode (docs/sched.md): random, pct or rr; one
+ *                              entity (PE host thread, block, stream thread) runs at a time
+ *                              and the turn passes only at sync points.
+ *   SHMEMU_SEED=N              its seed (default 1); SHMEMU_PCT_DEPTH=D (default 3),
+ *                              SHMEMU_PCT_STEPS=K (default 2000).
+ *   SHMEMU_TRACE_OUT=FILE      write the run's schedule to FILE; SHMEMU_REPLAY=FILE replays one
+ *                              (and reports the first decision where the run departs from it).
+ *   SHMEMU_SCHED_GUIDE=FILE    (bin/shmemu-explore's shrinker) run without preemptions except
+ *                              the ones FILE lists.
+ *   SHMEMU_SCHED_MAX_DECISIONS=N  decisions a trace can hold (default 4M).
+ *   SHMEMU_SCHED_PIN=0         do not pin a deterministic job's threads to one CPU.
+ *   bin/shmemu-explore N -- PROGRAM ARGS... runs N seeds of a program and stops at the first
+ *                              failure, which it shrinks and saves as a trace.
  */
 #ifndef SHMEMU_PGAS_H
 #define SHMEMU_PGAS_H
@@ -81,6 +94,11 @@ typedef struct pgas_thread pgas_thread;
 pgas_thread *pgas_thread_self(void);
 int pgas_thread_attach(const pgas_thread *parent, int pe, const char *label);
 void pgas_thread_detach(void);
+/* pgas_thread_detach that sets *exited to 1 (an atomic exchange) after the thread's last
+ * runtime operation (the quiet of its pending puts) and before it leaves the job: a thread
+ * that joins this one waits for the flag first (in deterministic mode the join must not
+ * block the holder of the turn while this thread still needs it). */
+void pgas_thread_detach_notify(volatile uint32_t *exited);
 void pgas_thread_set_label(const char *label);
 
 /* Happens-before annotations on addr: "before" on the release side after the data is
@@ -130,6 +148,73 @@ bool pgas_compare(uint64_t current, pgas_kind kind, int cmp, uint64_t value);
 
 /* Reads the word at addr (atomically, relaxed) widened to 64 bits according to kind. */
 uint64_t pgas_load_kind(const volatile void *addr, pgas_kind kind);
+
+/* ---- deterministic scheduling (docs/sched.md) ---------------------------------------- */
+
+/* True when the calling thread belongs to a job in deterministic mode. */
+bool pgas_sched_enabled(void);
+/* The count of jobs of this process in deterministic mode now. The emulator's hot paths (the
+ * dialect's loads, stores and atomics) test pgas_sched_maybe() first: free-running, their
+ * scheduler hooks cost one load and one predictable branch. */
+extern int pgas_sched_jobs;
+static inline bool pgas_sched_maybe(void)
+{
+    return __builtin_expect(__atomic_load_n(&pgas_sched_jobs, __ATOMIC_RELAXED) != 0, 0);
+}
+/* A sync point of the calling thread (the emulator's atomics, loads and stream calls):
+ * in deterministic mode the scheduler may run another entity first. `writes`: the caller
+ * may have written memory that others wait on since its previous sync point. */
+void pgas_sched_sync_point(const char *call, bool writes);
+/* A poll (a _test or query call, or the emulator's spinning load) that found `ready`
+ * false: in deterministic mode the caller gives the turn away until memory changes, or
+ * until nothing else can run (so a polling loop cannot starve the others). No-op when
+ * ready, or when free-running. */
+void pgas_sched_poll(const char *call, bool ready);
+/* pgas_wait_predicate for a poll (a spinning load): in deterministic mode the thread runs
+ * again when memory changed, or as a last resort when nothing else can run; returns false
+ * in that case (the condition may still be false). Free-running: pgas_wait_predicate,
+ * returning true. */
+bool pgas_wait_predicate_soft(const volatile void *addr, bool (*ready)(void *ctx), void *ctx,
+                              const char *call, const char *what);
+/* pgas_wait_value (relaxed, no annotation) as a poll: in deterministic mode it returns
+ * false when resumed as a last resort with the condition still false. */
+bool pgas_wait_value_soft(const volatile void *addr, pgas_kind kind, int cmp, uint64_t value,
+                          const char *call);
+/* Called by the emulator's wait hook when it lets the thread park while other fibers of the
+ * same thread also poll (deterministic mode then re-evaluates them all after each write). */
+void pgas_thread_note_other_pollers(void);
+/* Names the call the calling thread is in (the emulator's dialect operations), for the
+ * deterministic scheduler's traces and last-writer reports. */
+void pgas_thread_note_call(const char *call);
+/* A store the runtime made without pgas_wake (a thread's exit flag): in deterministic mode
+ * the waits on those bytes become candidates again, without a switch here. */
+void pgas_sched_note_store(const volatile void *addr, size_t bytes);
+/* Creating a thread that will attach (pgas_thread_attach): take a mark before
+ * pthread_create and wait with it after, so that in deterministic mode the new thread is
+ * registered (in a deterministic order) before its creator goes on. No-ops otherwise. */
+uint32_t pgas_sched_spawn_mark(void);
+void pgas_sched_spawn_wait(uint32_t mark);
+/* Called on a PE's host thread when its main (or shmemu_launch fn) returns, before the
+ * thread leaves the job: the emulator drains and stops the PE's streams there. */
+void pgas_thread_set_exit_hook(void (*hook)(void));
+/* Names the emulated thread (fiber) running on this pthread for wait records: returns
+ * x | y << 21 | z << 42, plus 1 (0: none). */
+void pgas_thread_set_fiber_hook(uint64_t (*fiber)(void *ctx), void *ctx);
+
+/* What the last job run in deterministic mode did (for tests and tools). */
+typedef struct shmemu_sched_stats {
+    bool deterministic;
+    int strategy;          /* 1 random, 2 pct, 3 rr, 4 guided (explore's shrinker) */
+    uint64_t seed;
+    uint64_t decisions;    /* scheduling decisions made */
+    uint64_t switches;     /* decisions that changed the running entity */
+    uint64_t preemptions;  /* ... while the previous one could still run */
+    uint64_t schedule_hash; /* FNV-1a of the decision records: equal hashes, equal schedules */
+    uint32_t entities;     /* entities registered (PE threads, blocks, streams) */
+} shmemu_sched_stats;
+/* Fills *out from the last job of this process that has ended; -1 if none was deterministic. */
+int shmemu_sched_last_stats(shmemu_sched_stats *out);
+
 
 #ifdef __cplusplus
 }

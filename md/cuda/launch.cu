@@ -1,0 +1,189 @@
+/*
+ * md/cuda/launch.cu: shmemu_launch (shmemu/pgas.h) for the CUDA build: one process per PE,
+ * one GPU each, NVSHMEM bootstrapped with a unique id.
+ *
+ * The parallel driver (md/src/par.c) is the same source as on the CPU: md_par_run calls
+ * shmemu_launch(pes, pe_main, job), and pe_main calls nvshmem_init() and
+ * nvshmem_finalize() itself. Here:
+ *   - PEs 1 .. n-1 are forked children; PE 0 stays in the calling process, so what pe_main
+ *     writes into the job on PE 0 (the result, the error) is where md_par_run reads it.
+ *     The fork comes before any CUDA call in any process (a forked CUDA context is unusable).
+ *   - PE 0 selects GPU 0, takes a unique id (nvshmemx_get_uniqueid) and writes it into one
+ *     pipe per child; PE r selects GPU r (r mod the GPU count, with a warning when PEs share
+ *     one) and initializes NVSHMEM with the id (NVSHMEMX_INIT_WITH_UNIQUEID) before fn.
+ *     pe_main's own nvshmem_init() is then a nested call, which NVSHMEM allows (each init
+ *     matched by a finalize).
+ *   - NVLink multicast stays off (NVSHMEM_DISABLE_NVLS=1, set before initialization).
+ * Returns 0 when every PE returned 0, else the first non-zero status in PE order (a child
+ * killed by a signal counts as 128 + the signal).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cuda_runtime.h>
+#include <nvshmem.h>
+#include <nvshmemx.h>
+
+#include "shmemu/pgas.h"
+
+/* Selects the PE's GPU and initializes NVSHMEM with the shared id. Returns 0 or 1. */
+static int md_cuda_pe_start(int rank, int n_pes, nvshmemx_uniqueid_t *id)
+{
+    int ndev = 0;
+    cudaError_t e = cudaGetDeviceCount(&ndev);
+    if (e != cudaSuccess || ndev < 1) {
+        fprintf(stderr, "shmemu-md (CUDA): PE %d: no GPU (%s); run the CUDA build on a GPU "
+                "machine, or bin/shmemu-md on a CPU\n", rank,
+                e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+        return 1;
+    }
+    if (rank == 0 && n_pes > ndev)
+        fprintf(stderr, "shmemu-md (CUDA): warning: %d PEs on %d GPUs: PEs share GPUs (NVSHMEM "
+                "may refuse this)\n", n_pes, ndev);
+    if ((e = cudaSetDevice(rank % ndev)) != cudaSuccess) {
+        fprintf(stderr, "shmemu-md (CUDA): PE %d: cudaSetDevice(%d): %s\n", rank, rank % ndev,
+                cudaGetErrorString(e));
+        return 1;
+    }
+    nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
+    int rc = nvshmemx_set_attr_uniqueid_args(rank, n_pes, id, &attr);
+    if (rc == 0)
+        rc = nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr);
+    if (rc != 0) {
+        fprintf(stderr, "shmemu-md (CUDA): PE %d: NVSHMEM initialization with the unique id "
+                "failed (%d); NVSHMEM_DEBUG=INFO says why\n", rank, rc);
+        return 1;
+    }
+    if (nvshmem_my_pe() != rank || nvshmem_n_pes() != n_pes) {
+        fprintf(stderr, "shmemu-md (CUDA): PE %d: NVSHMEM says PE %d of %d; report it\n", rank,
+                nvshmem_my_pe(), nvshmem_n_pes());
+        return 1;
+    }
+    return 0;
+}
+
+/* Runs fn on this process's PE; reports a CUDA error left behind. */
+static int md_cuda_pe_run(int rank, int (*fn)(void *), void *arg)
+{
+    int rc = fn(arg);
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess)
+        e = cudaGetLastError();
+    if (e != cudaSuccess) {
+        fprintf(stderr, "shmemu-md (CUDA): PE %d: CUDA error: %s\n", rank, cudaGetErrorString(e));
+        if (rc == 0)
+            rc = 1;
+    }
+    nvshmem_finalize();
+    return rc;
+}
+
+static int md_cuda_read_all(int fd, void *buf, size_t bytes)
+{
+    char *p = (char *)buf;
+    while (bytes > 0) {
+        ssize_t n = read(fd, p, bytes);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        bytes -= (size_t)n;
+    }
+    return 0;
+}
+
+static int md_cuda_write_all(int fd, const void *buf, size_t bytes)
+{
+    const char *p = (const char *)buf;
+    while (bytes > 0) {
+        ssize_t n = write(fd, p, bytes);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        bytes -= (size_t)n;
+    }
+    return 0;
+}
+
+extern "C" int shmemu_launch(int n_pes, int (*fn)(void *arg), void *arg)
+{
+    if (n_pes < 1) {
+        fprintf(stderr, "shmemu-md (CUDA): %d PEs: need at least 1\n", n_pes);
+        return 1;
+    }
+    setenv("NVSHMEM_DISABLE_NVLS", "1", 1); /* never NVLink multicast (shared hosts) */
+    fflush(stdout);
+    fflush(stderr);
+    pid_t *pid = (pid_t *)calloc((size_t)n_pes, sizeof *pid);
+    int *wfd = (int *)calloc((size_t)n_pes, sizeof *wfd);
+    for (int r = 1; r < n_pes; r++) {
+        int fd[2];
+        if (pipe(fd) != 0) {
+            perror("shmemu-md (CUDA): pipe");
+            n_pes = r; /* the children so far get EOF and exit */
+            break;
+        }
+        pid[r] = fork();
+        if (pid[r] == 0) {
+            close(fd[1]);
+            for (int k = 1; k < r; k++)
+                close(wfd[k]);
+            nvshmemx_uniqueid_t id = NVSHMEMX_UNIQUEID_INITIALIZER;
+            int rc = md_cuda_read_all(fd[0], &id, sizeof id) != 0;
+            close(fd[0]);
+            if (rc == 0)
+                rc = md_cuda_pe_start(r, n_pes, &id);
+            if (rc == 0)
+                rc = md_cuda_pe_run(r, fn, arg);
+            fflush(stdout);
+            fflush(stderr);
+            _exit(rc & 0x7f);
+        }
+        close(fd[0]);
+        wfd[r] = fd[1];
+        if (pid[r] < 0) {
+            perror("shmemu-md (CUDA): fork");
+            close(fd[1]);
+            n_pes = r;
+            break;
+        }
+    }
+    nvshmemx_uniqueid_t id = NVSHMEMX_UNIQUEID_INITIALIZER;
+    int rc0 = cudaSetDevice(0) != cudaSuccess;
+    if (rc0 == 0 && nvshmemx_get_uniqueid(&id) != 0) {
+        fprintf(stderr, "shmemu-md (CUDA): nvshmemx_get_uniqueid failed\n");
+        rc0 = 1;
+    }
+    for (int r = 1; r < n_pes; r++) {
+        if (rc0 == 0 && md_cuda_write_all(wfd[r], &id, sizeof id) != 0)
+            rc0 = 1;
+        close(wfd[r]);
+    }
+    if (rc0 == 0)
+        rc0 = md_cuda_pe_start(0, n_pes, &id);
+    if (rc0 == 0)
+        rc0 = md_cuda_pe_run(0, fn, arg);
+    int rc = rc0;
+    for (int r = 1; r < n_pes; r++) {
+        int st = 0;
+        while (waitpid(pid[r], &st, 0) < 0 && errno == EINTR) {
+        }
+        int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+        if (code != 0)
+            fprintf(stderr, "shmemu-md (CUDA): PE %d exited with status %d\n", r, code);
+        if (rc == 0)
+            rc = code;
+    }
+    free(pid);
+    free(wfd);
+    return rc;
+}

@@ -1,0 +1,43 @@
+# pgas/sched.mk: the deterministic scheduler's program and tests (docs/sched.md). Included
+# by the top Makefile:
+#   $(EXPLORE_BIN)          bin/shmemu-explore (plain build) or $(BUILD)/bin/shmemu-explore
+#   test_sched*             cmocka suites; test_sched_md links the MD library and replays
+#                           the traces checked in under tests/traces/
+#   make sched-traces       records those traces again (after a deliberate change of the
+#                           sync points: a replay reports the first decision that differs)
+#   make bench-sched        schedules explored per second (bench/sched_explore.sh)
+
+EXPLORE_BIN := $(PROG_DIR)/shmemu-explore
+SCHED_TRACE_DIR := $(CURDIR)/tests/traces
+
+.PHONY: sched-traces bench-sched
+
+all: $(EXPLORE_BIN)
+
+$(EXPLORE_BIN): $(BUILD)/pgas/tools/shmemu_explore.o $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+
+# The suites find the explorer and the traces by absolute path.
+$(BUILD)/tests/test_sched.o $(BUILD)/tests/test_sched_md.o: CPPFLAGS += -Imd/src -DSCHED_TRACE_DIR='"$(SCHED_TRACE_DIR)"' \
+    -DSCHED_EXPLORE_BIN='"$(CURDIR)/$(EXPLORE_BIN)"'
+$(BUILD)/tests/test_sched: | $(EXPLORE_BIN)
+
+# (md/md.mk is included after this file: its names are spelled out in prerequisites)
+$(BUILD)/tests/test_sched_md: $(BUILD)/tests/test_sched_md.o $(TEST_HOBJ) $(BUILD)/lib/libshmemu_md.a $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(TEST_HOBJ) $(MD_LIB) $(LIB_A) -lcmocka $(LDLIBS)
+
+# The in-process explorer benchmark (bench/sched_explore.sh runs it with the explorer).
+$(BUILD)/bench/sched_explore.o: CPPFLAGS += -Imd/src
+$(BUILD)/bench/sched_explore: $(BUILD)/bench/sched_explore.o $(BUILD)/lib/libshmemu_md.a $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/lib/libshmemu_md.a $(LIB_A) $(LDLIBS)
+
+sched-traces: $(BUILD)/tests/test_sched_md
+	SCHED_RECORD=1 $(BUILD)/tests/test_sched_md
+
+bench-sched: $(EXPLORE_BIN) $(PROG_DIR)/shmemu-md $(BUILD)/bench/sched_explore
+	BUILD=$(BUILD) EXPLORE_BIN=$(EXPLORE_BIN) MD_BIN=$(MD_BIN) bench/sched_explore.sh
+
+-include $(BUILD)/pgas/tools/shmemu_explore.d

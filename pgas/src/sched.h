@@ -1,0 +1,167 @@
+/*
+ * sched.h: the deterministic scheduler's data, shared by sched.c (the turn and the
+ * decisions), sched_trace.c (traces) and sched_report.c (deadlock reports, last writers).
+ * docs/sched.md describes the mode, the trace format and the reports.
+ *
+ * Everything here is allocated once, by the thread that creates the job, before any PE
+ * thread starts (pthread_create orders it before every later access). After that it is
+ * touched only through relaxed atomics (loads, and read-modify-writes for writes), so
+ * helgrind, DRD and TSan see no happens-before edge in it and no race on it (DESIGN D4).
+ * The fields without _Atomic are read-only after creation.
+ */
+#ifndef PGAS_SCHED_H
+#define PGAS_SCHED_H
+
+#include "internal.h"
+
+#define PGAS_SCHED_TRACE_VERSION 1
+#define PGAS_SCHED_DEADLOCK_EXIT PGAS_HANG_EXIT_STATUS
+#define PGAS_SCHED_DIVERGED_EXIT 5
+#define PGAS_SCHED_NO_ENTITY 0xffffffffu
+#define PGAS_SCHED_MAX_CHANGE_POINTS 16
+#define PGAS_LAST_WRITERS 4096
+#define PGAS_SCHED_CALLS 256 /* distinct sync point names a trace can name */
+
+enum {
+    ENT_FREE = 0, /* slot unused */
+    ENT_NEW,      /* a PE's host slot, before its thread attached */
+    ENT_RUNNABLE,
+    ENT_BLOCKED,  /* a wait whose condition was false at eval_epoch */
+    ENT_SOFT      /* a poll: like BLOCKED, but may run as a last resort */
+};
+
+/* Decision record flags (the low 16 bits of a record's second word hold the candidate
+ * count). NOENT: a decision made for no running entity (the start, or an exit). */
+enum { DEC_LAST_RESORT = 1, DEC_FORCED = 2, DEC_PREEMPT = 4, DEC_SWITCH = 8, DEC_NOENT = 16 };
+
+typedef struct pgas_sched_entity {
+    _Atomic uint32_t go;       /* futex word: bumped when the turn is handed here */
+    _Atomic uint32_t sleeping; /* the owner sleeps on go (the waker skips the syscall if 0) */
+    _Atomic int state;         /* ENT_* */
+    _Atomic uint32_t serial;   /* registration order: the entity's name in traces */
+    _Atomic uint64_t eval_epoch; /* BLOCKED/SOFT: the epoch its condition was false at */
+    _Atomic uint64_t turn_epoch; /* the epoch when it last got the turn */
+    _Atomic uint64_t priority;   /* PCT */
+    _Atomic uint64_t yields;     /* decisions taken at this entity's sync points */
+    _Atomic(pgas_thread *) thread;
+    _Atomic(const char *) call; /* where it yielded last */
+    /* BLOCKED/SOFT on one word: the entity is a candidate again only once a runtime write
+     * touched that word (dirty). The scheduler never reads the word itself: a read from
+     * another thread would be a race to the checkers that the program does not have. */
+    _Atomic int has_cond;
+    _Atomic int dirty;
+    char report_token; /* happens-before token: blocked or exited -> the deadlock report */
+    _Atomic uintptr_t cond_addr;
+    _Atomic int cond_kind;
+    _Atomic int cond_cmp;
+    _Atomic uint64_t cond_value;
+    _Atomic int last_resort;    /* chosen while nothing else could run */
+} __attribute__((aligned(64))) pgas_sched_entity;
+
+/* A preemption the shrinker keeps: when entity `from` makes its `yield`-th decision, run
+ * `target` (a serial) if it can run. Every other decision keeps the running entity. */
+typedef struct pgas_guide_step {
+    uint32_t from;
+    uint64_t yield;
+    uint32_t target;
+} pgas_guide_step;
+
+typedef struct pgas_trace_header {
+    char program[256];
+    char args[1024];
+    uint64_t config_hash;
+    uint64_t seed;
+    int strategy;
+    int pct_depth;
+    uint64_t pct_steps;
+    int n_pes;
+    uint64_t n_decisions;
+    uint64_t schedule_hash;
+    /* the names of the calls the decisions refer to by hash */
+    int n_calls;
+    uint32_t call_hashes[PGAS_SCHED_CALLS];
+    char call_names[PGAS_SCHED_CALLS][96];
+} pgas_trace_header;
+
+/* Who wrote a word last (a direct-mapped table; a collision forgets the older word). */
+typedef struct pgas_last_writer {
+    _Atomic uintptr_t addr;
+    _Atomic(pgas_thread *) thread;
+    _Atomic uint64_t fiber;
+    _Atomic uint64_t decision;
+    _Atomic(const char *) call;
+} pgas_last_writer;
+
+typedef struct pgas_sched {
+    pgas_world *world;
+    int strategy;
+    uint64_t seed;
+    int pct_depth;
+    uint64_t pct_steps;
+    uint64_t change_points[PGAS_SCHED_MAX_CHANGE_POINTS]; /* PCT: decision indexes */
+    int n_change_points;
+    int capacity;
+    int pin_cpu; /* the CPU every entity runs on, or -1 */
+    pgas_sched_entity *ents;
+    pgas_trace_header header; /* of this run (written at creation) */
+    /* state (turn holder only, through atomics) */
+    _Atomic int hwm;               /* slots [0, hwm) may be in use */
+    _Atomic uint32_t next_serial;
+    _Atomic uint32_t registered;   /* futex word: entities registered so far */
+    _Atomic int hosts_attached;
+    _Atomic int current;           /* slot holding the turn, -1 before the start */
+    _Atomic uint64_t epoch;        /* runtime writes and writing sync points so far */
+    _Atomic uint64_t rng;
+    _Atomic uint64_t decisions;
+    _Atomic uint64_t switches;
+    _Atomic uint64_t preemptions;
+    _Atomic uint64_t hash;         /* FNV-1a over the decision records */
+    _Atomic uint64_t last_resort_epoch;
+    _Atomic uint64_t last_resort_run;
+    _Atomic int finished;          /* deadlock or divergence reported */
+    _Atomic int flushed;           /* the trace was written */
+    /* the decision log: 2 words per decision (trace records) */
+    uint64_t max_decisions;
+    _Atomic uint64_t *log;
+    _Atomic int log_overflow;
+    pgas_last_writer *writers;
+    _Atomic uint32_t call_hash[PGAS_SCHED_CALLS]; /* open addressing by hash; 0: free */
+    _Atomic(const char *) call_name[PGAS_SCHED_CALLS];
+    /* replay (read-only) */
+    bool replaying;
+    uint64_t *replay_log;
+    uint64_t replay_n;
+    pgas_trace_header replay_header;
+    /* guided (explore's shrinker; read-only) */
+    pgas_guide_step *guide;
+    size_t n_guide;
+} pgas_sched;
+
+/* The job in deterministic mode of this process (for the exit and signal handlers). */
+extern pgas_sched *_Atomic pgas_sched_active;
+
+uint32_t pgas_sched_hash_str(const char *s);
+const char *pgas_sched_strategy_name(int strategy);
+/* Entity description for reports: "PE 1 (host)" / "PE 0 (kernel k block 2)". */
+void pgas_sched_describe_entity(const pgas_sched_entity *e, char *out, size_t len);
+
+/* The name of a call hash in the replayed trace, or NULL. */
+const char *pgas_trace_call_name(const pgas_trace_header *h, uint32_t hash);
+
+/* sched_trace.c */
+void pgas_trace_fill_header(pgas_sched *s);
+int pgas_trace_write(const pgas_sched *s, const char *path);
+/* Reads a trace; returns 0, or -1 with a message in err. *log is malloc'ed. */
+int pgas_trace_read(const char *path, pgas_trace_header *h, uint64_t **log, uint64_t *n,
+                    char *err, size_t err_len);
+/* Writes the trace if SHMEMU_TRACE_OUT asked for one (once). */
+void pgas_trace_flush(pgas_sched *s);
+/* Prints where a replay departs from its trace and exits with PGAS_SCHED_DIVERGED_EXIT. */
+_Noreturn void pgas_trace_diverged(pgas_sched *s, uint64_t at, const pgas_sched_entity *me,
+                                   const char *call, const char *why);
+int pgas_guide_read(const char *path, pgas_guide_step **steps, size_t *n);
+
+/* sched_report.c: nothing can run; report every blocked entity and exit. */
+_Noreturn void pgas_sched_deadlock(pgas_sched *s, const char *what);
+
+#endif

@@ -1,0 +1,263 @@
+/*
+ * sched_report.c: what every blocked thread waits for, who last wrote that word, and the
+ * wait-for cycle (docs/sched.md, "Hang diagnosis").
+ *
+ * Used twice: by the deterministic scheduler when no entity can run (the deadlock is exact
+ * there: every live entity waits on a condition that was false after the last write), and
+ * by the free-running hang timeout (hang.c), which knows the same waits but not who wrote
+ * last (that table is kept in deterministic mode only, so free-running writes stay cheap).
+ *
+ * For each waiting thread: its PE, label (host, "kernel K block B", "stream N") and the
+ * emulated thread (fiber) that waits; the call; the word (symmetric heap offset and the
+ * allocation holding it) with the comparison, the expected and the current value; the last
+ * writer. Edges "A waits for B" go from a waiter to the last writer of its word when that
+ * writer is itself waiting; a cycle among them is printed as the wait-for cycle. A word that
+ * no runtime write ever touched is "the signal that nobody will send".
+ *
+ * The report runs while every other entity is parked (deterministic mode) or stuck (a hang),
+ * and ends the process, so it reads the threads' records without ordering.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sched.h"
+
+#define LD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define MAX_REPORTED 256
+
+static void describe_fiber(uint64_t fiber, char *out, size_t len)
+{
+    if (fiber == 0) {
+        out[0] = '\0';
+        return;
+    }
+    fiber -= 1;
+    snprintf(out, len, ", thread (%u,%u,%u)", (unsigned)(fiber & 0x1fffff),
+             (unsigned)((fiber >> 21) & 0x1fffff), (unsigned)(fiber >> 42));
+}
+
+void pgas_describe_waiter(const pgas_thread *t, char *out, size_t len)
+{
+    char fib[64];
+    describe_fiber(atomic_load(&t->wait.fiber), fib, sizeof fib);
+    snprintf(out, len, "PE %d (%s%s)", t->pe, t->label, fib);
+}
+
+static const pgas_last_writer *last_writer_of(const pgas_world *world,
+                                              const volatile void *addr)
+{
+    const pgas_sched *s = world->sched;
+    if (s == NULL)
+        return NULL;
+    uintptr_t a = (uintptr_t)addr & ~(uintptr_t)7;
+    const pgas_last_writer *w =
+        &s->writers[((uint64_t)a >> 3) * 0x9e3779b97f4a7c15ull >> 52 & (PGAS_LAST_WRITERS - 1)];
+    if (LD(w->addr) != a || LD(w->thread) == NULL)
+        return NULL;
+    return w;
+}
+
+void pgas_last_writer_describe(const pgas_world *world, const volatile void *addr, char *out,
+                               size_t len)
+{
+    const pgas_last_writer *w = last_writer_of(world, addr);
+    if (w == NULL) {
+        out[0] = '\0';
+        return;
+    }
+    const pgas_thread *t = LD(w->thread);
+    char fib[64];
+    describe_fiber(LD(w->fiber), fib, sizeof fib);
+    const char *call = LD(w->call);
+    snprintf(out, len, "PE %d (%s%s) in %s, at decision %llu", t->pe, t->label, fib,
+             call != NULL ? call : "(unknown call)",
+             (unsigned long long)LD(w->decision));
+}
+
+/* "(PE 1's symmetric heap + 0x40, in the 64-byte allocation at + 0x40)" */
+static void describe_word(const pgas_world *world, const volatile void *addr, char *out,
+                          size_t len)
+{
+    int owner = pgas_heap_owner(world, addr);
+    if (owner < 0) {
+        pgas_describe_address(world, addr, out, len);
+        return;
+    }
+    size_t offset = (size_t)((uintptr_t)addr - (uintptr_t)pgas_heap_base(world, owner));
+    const pgas_heap_allocator *h = &world->pes[owner].heap;
+    for (size_t i = 0; i < h->n_blocks; i++) {
+        const pgas_heap_block *b = &h->blocks[i];
+        if (!b->free && offset >= b->offset && offset < b->offset + b->size) {
+            snprintf(out, len, "%p (PE %d's symmetric heap + 0x%zx: byte %zu of the %zu-byte "
+                               "allocation at + 0x%zx)", (const void *)addr, owner, offset,
+                     offset - b->offset, b->size, b->offset);
+            return;
+        }
+    }
+    pgas_describe_address(world, addr, out, len);
+}
+
+static void print_value(FILE *f, pgas_kind kind, uint64_t v)
+{
+    switch (kind) {
+    case PGAS_KIND_I8: case PGAS_KIND_I16: case PGAS_KIND_I32: case PGAS_KIND_I64:
+        fprintf(f, "%lld", (long long)(int64_t)v);
+        break;
+    default:
+        fprintf(f, "%llu", (unsigned long long)v);
+        break;
+    }
+}
+
+static bool is_idle_stream(const pgas_thread *t)
+{
+    const char *call = atomic_load(&t->wait.call);
+    return call != NULL && strcmp(call, "a stream waiting for work") == 0;
+}
+
+int pgas_report_waits(pgas_world *world, FILE *f, const char *indent)
+{
+    const pgas_thread *waiters[MAX_REPORTED];
+    int n = 0, idle = 0;
+    for (pgas_thread *t = atomic_load(&world->threads); t != NULL; t = t->next) {
+        if (!atomic_load(&t->live) || !atomic_load(&t->wait.active))
+            continue;
+        if (is_idle_stream(t)) {
+            idle++;
+            continue;
+        }
+        if (n < MAX_REPORTED)
+            waiters[n++] = t;
+    }
+    /* oldest attachment first: PE hosts, then blocks and streams in creation order */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && waiters[j - 1]->index > waiters[j]->index; j--) {
+            const pgas_thread *x = waiters[j];
+            waiters[j] = waiters[j - 1];
+            waiters[j - 1] = x;
+        }
+    int edge[MAX_REPORTED];
+    for (int i = 0; i < n; i++) {
+        const pgas_thread *t = waiters[i];
+        const pgas_wait_record *r = &t->wait;
+        const volatile void *addr = (const volatile void *)atomic_load(&r->addr);
+        pgas_kind kind = (pgas_kind)atomic_load(&r->kind);
+        const char *what = atomic_load(&r->what);
+        char who[160], where[256], writer[256];
+        pgas_describe_waiter(t, who, sizeof who);
+        describe_word(world, addr, where, sizeof where);
+        fprintf(f, "%s%s waits in %s", indent, who, atomic_load(&r->call));
+        if (world->sched == NULL)
+            fprintf(f, " for %.1f s", (double)(pgas_now_ns() - atomic_load(&r->since_ns)) * 1e-9);
+        fprintf(f, ": ");
+        if (kind == PGAS_KIND_NONE) {
+            fprintf(f, "%s, at %s\n", what != NULL ? what : "a condition", where);
+        } else {
+            fprintf(f, "word %s %s ", where, pgas_cmp_name(atomic_load(&r->cmp)));
+            print_value(f, kind, atomic_load(&r->value));
+            fprintf(f, ", current value ");
+            print_value(f, kind, pgas_load_kind(addr, kind));
+            fprintf(f, "\n");
+        }
+        edge[i] = -1;
+        const pgas_last_writer *w = last_writer_of(world, addr);
+        if (world->sched == NULL) {
+            fprintf(f, "%s    last writer: not tracked in free-running mode (replay the run "
+                       "with SHMEMU_SCHED=rr or random to see it)\n", indent);
+            continue;
+        }
+        if (w == NULL) {
+            fprintf(f, "%s    last writer: none: no runtime write ever reached this word, so "
+                       "this is a signal that nobody sent%s\n", indent,
+                    kind == PGAS_KIND_NONE ? " (or a condition over several words)" : "");
+            continue;
+        }
+        pgas_last_writer_describe(world, addr, writer, sizeof writer);
+        const pgas_thread *lw = LD(w->thread);
+        for (int j = 0; j < n; j++)
+            if (waiters[j] == lw)
+                edge[i] = j;
+        fprintf(f, "%s    last writer: %s%s\n", indent, writer,
+                edge[i] >= 0 ? " (now waiting too)"
+                             : (atomic_load(&lw->live) ? "" : " (finished: it will not write "
+                                                               "again)"));
+    }
+    /* the first wait-for cycle, following waiter -> last writer */
+    for (int i = 0; i < n; i++) {
+        int slow = i, fast = i;
+        bool cycle = false;
+        for (int k = 0; k < n + 1; k++) {
+            slow = edge[slow];
+            fast = fast >= 0 ? edge[fast] : -1;
+            fast = fast >= 0 ? edge[fast] : -1;
+            if (slow < 0 || fast < 0)
+                break;
+            if (slow == fast) {
+                cycle = true;
+                break;
+            }
+        }
+        if (!cycle)
+            continue;
+        fprintf(f, "%swait-for cycle (waiter -> the last writer of its word):", indent);
+        int start = slow, j = start;
+        do {
+            char who[160];
+            pgas_describe_waiter(waiters[j], who, sizeof who);
+            fprintf(f, " %s ->", who);
+            j = edge[j];
+        } while (j != start && j >= 0);
+        char who[160];
+        pgas_describe_waiter(waiters[start], who, sizeof who);
+        fprintf(f, " %s\n", who);
+        break;
+    }
+    if (idle > 0)
+        fprintf(f, "%s(%d stream thread(s) idle, waiting for work: not part of the hang)\n",
+                indent, idle);
+    return n;
+}
+
+_Noreturn void pgas_sched_deadlock(pgas_sched *s, const char *what)
+{
+    atomic_store(&s->finished, 1);
+    pgas_world *world = s->world;
+    /* Every other entity annotated "before" on its token when it blocked or exited, and
+     * nobody else ever acquires these tokens: the report reads their records in order
+     * for the checkers, and no edge appears between the program's threads. */
+    int hwm = LD(s->hwm);
+    for (int i = 0; i < hwm; i++)
+        pgas_hb_after(&s->ents[i].report_token);
+    FILE *f = stderr;
+    fprintf(f, "shmemu: deadlock (deterministic scheduler, %s seed %llu, decision %llu): %s. "
+               "Blocked:\n", pgas_sched_strategy_name(s->strategy),
+            (unsigned long long)s->seed, (unsigned long long)LD(s->decisions), what);
+    int n = pgas_report_waits(world, f, "  ");
+    for (int i = 0; i < hwm; i++) {
+        const pgas_sched_entity *e = &s->ents[i];
+        const pgas_thread *t = LD(e->thread);
+        if (LD(e->state) != ENT_SOFT || t == NULL || atomic_load(&t->wait.active))
+            continue;
+        char who[160];
+        pgas_describe_waiter(t, who, sizeof who);
+        fprintf(f, "  %s polls in %s (a test or query that keeps failing)\n", who, LD(e->call));
+    }
+    fprintf(f, "shmemu: deadlock: %d thread(s) wait and none of them can ever be satisfied: "
+               "no other thread of the job can run.\n", n);
+    pgas_trace_flush(s);
+    const char *trace = world->config.trace_out;
+    if (s->replaying)
+        fprintf(f, "shmemu: replay: SHMEMU_REPLAY=%s %s %s\n", world->config.replay,
+                s->header.program, s->header.args);
+    else if (trace[0] != '\0')
+        fprintf(f, "shmemu: replay: SHMEMU_REPLAY=%s %s %s\n", trace, s->header.program,
+                s->header.args);
+    else
+        fprintf(f, "shmemu: replay: SHMEMU_SCHED=%s SHMEMU_SEED=%llu%s %s %s\n",
+                pgas_sched_strategy_name(s->strategy), (unsigned long long)s->seed,
+                s->strategy == PGAS_SCHED_PCT ? " (same SHMEMU_PCT_DEPTH)" : "",
+                s->header.program, s->header.args);
+    fflush(NULL);
+    _exit(PGAS_SCHED_DEADLOCK_EXIT);
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# check-races.sh: correct code must give zero race reports (DESIGN D4), over a matrix.
+#
+#   scripts/check-races.sh [BUILD [TSAN_BUILD]]        (what `make check-races` runs)
+#
+# BUILD (default build-races): plain build of bin shmemu-md and the cmocka suites;
+# TSAN_BUILD (default build-races-tsan): the same with ThreadSanitizer. `make check-races`
+# builds both first.
+#
+# 1. bin/shmemu-md, every halo variant over a matrix of small configurations:
+#      decompositions 2x1x1 (2 PEs), 3x1x1 (3 PEs, two pulses along x: forwarding in 1D),
+#      2x2x1 (4), 3x2x1 (6), 4x2x1 (8), 2x2x2 (8 PEs, 3D)
+#    x halo fused | pulse  x transport direct | signal | signal with delayed, reordered
+#    delivery (SHMEMU_CHECK_NBI=1), each run under helgrind, DRD and the TSan build. A run
+#    passes when the tool reports nothing and the checksum is the 1-PE serial run's.
+# 2. the pgas and emu cmocka suites (tests/test_*.c but test_md_*) under helgrind and DRD
+#    (scripts/run-suites.sh, which fails a suite on any report) and the TSan build.
+#
+# Suppressions: none of the project's own. valgrind applies its default suppression file
+# (glibc and the dynamic loader, shipped with valgrind); TSan's runtime has its own for
+# libc. A report in shmemu's code, or in a user's, is never suppressed.
+#
+# Environment: STEPS (default 3), NSTLIST (default 2: a search inside the run, so the
+# set-up exchange and redistribution are checked too, and halo steps before and after it),
+# CELLS (default 4: 256 atoms), RUN_TIMEOUT (seconds per run, default 900),
+# RACES_HANG_TIMEOUT (SHMEMU_HANG_TIMEOUT of each run, default 600), RACES_JOBS (runs at
+# once, default 2),
+# RACES_SUITES=0 (skip part 2; the summary then says NOT RUN), RACES_LOGS (default
+# $BUILD/check-races).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+BUILD=${1:-build-races}
+TSAN_BUILD=${2:-build-races-tsan}
+STEPS=${STEPS:-3}
+NSTLIST=${NSTLIST:-2}
+CELLS=${CELLS:-4}
+RUN_TIMEOUT=${RUN_TIMEOUT:-900}
+JOBS=${RACES_JOBS:-2}
+LOGS=${RACES_LOGS:-$BUILD/check-races}
+MD=$BUILD/bin/shmemu-md
+MD_TSAN=$TSAN_BUILD/bin/shmemu-md
+for b in "$MD" "$MD_TSAN"; do
+    [ -x "$b" ] || { echo "check-races: $b is not built (make check-races builds it)" >&2; exit 2; }
+done
+command -v valgrind >/dev/null || { echo "check-races: valgrind is not installed" >&2; exit 2; }
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
+export TSAN_OPTIONS="halt_on_error=0 exitcode=66"
+start=$(date +%s)
+
+ref=$("$MD" --cells "$CELLS" --steps "$STEPS" --nstlist "$NSTLIST" --pes 1 --halo serial \
+      2>/dev/null | awk '$1 == "checksum" { print $2 }')
+[ -n "$ref" ] || { echo "check-races: the 1-PE reference run failed" >&2; exit 2; }
+
+# One configuration under one tool: prints "PASS|FAIL tool config: detail".
+run_md() { # tool id env-words... -- md-args...
+    local tool=$1 id=$2
+    shift 2
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    local cmd=() log=$LOGS/md.$id.$tool.log
+    case "$tool" in
+    helgrind) cmd=(valgrind --tool=helgrind --history-level=approx --fair-sched=yes "$MD") ;;
+    drd) cmd=(valgrind --tool=drd --fair-sched=yes "$MD") ;;
+    tsan) cmd=("$MD_TSAN") ;;
+    esac
+    local t0=$SECONDS
+    # DRD is slow enough with 8 PEs that an honest wait can pass minutes: the hang timeout
+    # is generous, and RUN_TIMEOUT bounds a run.
+    env "${envs[@]}" SHMEMU_HANG_TIMEOUT="${RACES_HANG_TIMEOUT:-600}" timeout -k 10 "$RUN_TIMEOUT" "${cmd[@]}" \
+        --cells "$CELLS" --steps "$STEPS" --nstlist "$NSTLIST" "$@" >"$log" 2>&1
+    local rc=$? n sum
+    case "$tool" in
+    tsan) n=$(grep -c 'WARNING: ThreadSanitizer:' "$log") ;;
+    *) n=$(awk '/ERROR SUMMARY: [0-9]+ errors/ { n = $4 } END { print (NR ? n + 0 : -1) }' "$log") ;;
+    esac
+    sum=$(awk '$1 == "checksum" { s = $2 } END { print s }' "$log")
+    local what="${envs[*]:+${envs[*]} }$*"
+    if [ "$rc" = 0 ] && [ "$n" = 0 ] && [ "$sum" = "$ref" ]; then
+        echo "PASS $tool $what ($((SECONDS - t0)) s)"
+    else
+        echo "FAIL $tool $what: exit $rc, $n report(s), checksum ${sum:-none} (want $ref); log $log"
+    fi
+}
+
+configs=()
+for dd in 2x1x1 3x1x1 2x2x1 3x2x1 4x2x1 2x2x2; do
+    pes=$(( ${dd%%x*} * $(cut -dx -f2 <<<"$dd") * ${dd##*x} ))
+    for halo in fused pulse; do
+        configs+=("-- --pes $pes --dd $dd --halo $halo --transport direct")
+        configs+=("-- --pes $pes --dd $dd --halo $halo --transport signal")
+        configs+=("SHMEMU_CHECK_NBI=1 -- --pes $pes --dd $dd --halo $halo --transport signal")
+    done
+done
+
+out=$LOGS/md.results
+: >"$out"
+pids=()
+i=0
+for c in "${configs[@]}"; do
+    for tool in helgrind drd tsan; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        (run_md "$tool" "$i" $c >"$LOGS/md.$i.result") &
+        pids+=($!)
+        if [ "${#pids[@]}" -ge "$JOBS" ]; then
+            wait "${pids[0]}"
+            pids=("${pids[@]:1}")
+        fi
+    done
+done
+wait
+for k in $(seq 1 "$i"); do cat "$LOGS/md.$k.result"; done | tee "$out"
+md_pass=$(grep -c '^PASS' "$out")
+md_fail=$(grep -c '^FAIL' "$out")
+md_end=$(date +%s)
+
+suite_note="NOT RUN (RACES_SUITES=0)"
+suite_fail=0
+if [ "${RACES_SUITES:-1}" != 0 ]; then
+    mapfile -t suites < <(ls tests/test_*.c | grep -v '/test_md_' | sed 's|^tests/||; s|\.c$||')
+    plain=() tsan=()
+    for s in "${suites[@]}"; do
+        plain+=("$BUILD/tests/$s")
+        tsan+=("$TSAN_BUILD/tests/$s")
+    done
+    for b in "${plain[@]}" "${tsan[@]}"; do
+        [ -x "$b" ] || { echo "check-races: $b is not built" >&2; exit 2; }
+    done
+    suite_note=""
+    for tool in helgrind drd tsan; do
+        t0=$SECONDS
+        if [ "$tool" = tsan ]; then
+            scripts/run-suites.sh "" "${tsan[@]}" >"$LOGS/suites.$tool.log" 2>&1
+        else
+            scripts/run-suites.sh "$tool" "${plain[@]}" >"$LOGS/suites.$tool.log" 2>&1
+        fi
+        rc=$?
+        line=$(tail -1 "$LOGS/suites.$tool.log")
+        # TSan's reports fail a suite through its exit status (66).
+        if [ "$rc" = 0 ]; then st=PASS; else st=FAIL; suite_fail=$((suite_fail + 1)); fi
+        echo "$st suites under $tool: $line ($((SECONDS - t0)) s; log $LOGS/suites.$tool.log)"
+        suite_note="$suite_note $tool: $st;"
+    done
+fi
+end=$(date +%s)
+echo "check-races: MD matrix $md_pass passed, $md_fail failed ($((md_end - start)) s);" \
+     "pgas/emu suites:${suite_note} total $((end - start)) s"
+[ "$md_fail" = 0 ] && [ "$suite_fail" = 0 ] && [ "$md_pass" -gt 0 ]

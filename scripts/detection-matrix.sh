@@ -1,0 +1,366 @@
+#!/usr/bin/env bash
+# detection-matrix.sh: runs every planted bug (shmemu/bugs.h) under every checker and
+# writes the result, whole, to docs/detection-matrix.md (through a temporary file).
+#
+#   scripts/detection-matrix.sh [BUILD [TSAN_BUILD]]     (what `make detection-matrix` runs)
+#
+# BUILD (default build-races) holds a plain build of shmemu-md, TSAN_BUILD (default
+# build-races-tsan) a ThreadSanitizer build; `make detection-matrix` builds both first.
+# For each bug, with its catalogue configuration (shmemu-md --list-bugs) and --steps $STEPS:
+#   checksum  a native run; detected when the last line's checksum differs from the 1-PE
+#             serial run of the same system (or the run fails: hang report, crash);
+#   helgrind, drd   valgrind --tool=...; detected when valgrind counts errors;
+#   tsan      the TSan build; detected when it prints a ThreadSanitizer warning;
+#   sched     the deterministic scheduler (issue 6), when this build knows SHMEMU_SCHED:
+#             native runs under SHMEMU_SCHED=random and pct, SHMEMU_SEED 1..SCHED_SEEDS
+#             (default 4); detected when a schedule's checksum differs or it ends in a
+#             hang or deadlock report; else "not yet".
+# For a report it records the first frame in the project's sources of the first report,
+# and whether any frame of any report lies at the plant (the lines of the plant's file
+# that name the bug, up to 3 lines after them).
+# Correct code (no bug) is run first, the same way, in every configuration that the
+# catalogue uses: a report there is a false positive, and the script fails.
+#
+# Environment: STEPS (default 3), RUN_TIMEOUT (seconds per run, default 600),
+# HANG_TIMEOUT_NATIVE / HANG_TIMEOUT_VALGRIND (SHMEMU_HANG_TIMEOUT of a run: default 30 s
+# natively and under TSan, 300 s under valgrind: DRD with 6-8 PEs can take minutes for an
+# honest wait),
+# MATRIX_JOBS (bugs run at once, default 2: valgrind runs one thread at a time),
+# ONLY="name ..." (a subset; the document then says which ran), MATRIX_OUT (default
+# docs/detection-matrix.md), MATRIX_LOGS (default $BUILD/detection-matrix), MATRIX_REUSE=1
+# (run nothing: rewrite the document from the rows and logs of the last run; a file
+# $MATRIX_LOGS/note.md, written by hand after looking at the logs, is added as "Notes").
+set -u
+cd "$(dirname "$0")/.." || exit 2
+root=$(pwd)
+BUILD=${1:-build-races}
+TSAN_BUILD=${2:-build-races-tsan}
+STEPS=${STEPS:-3}
+RUN_TIMEOUT=${RUN_TIMEOUT:-600}
+HANG_NATIVE=${HANG_TIMEOUT_NATIVE:-30}
+HANG_VG=${HANG_TIMEOUT_VALGRIND:-300}
+JOBS=${MATRIX_JOBS:-2}
+OUT=${MATRIX_OUT:-docs/detection-matrix.md}
+LOGS=${MATRIX_LOGS:-$BUILD/detection-matrix}
+MD=$BUILD/bin/shmemu-md
+MD_TSAN=$TSAN_BUILD/bin/shmemu-md
+for b in "$MD" "$MD_TSAN"; do
+    [ -x "$b" ] || { echo "detection-matrix: $b is not built (make detection-matrix builds it)" >&2; exit 2; }
+done
+command -v valgrind >/dev/null || { echo "detection-matrix: valgrind is not installed" >&2; exit 2; }
+[ -n "${MATRIX_REUSE:-}" ] || rm -rf "$LOGS"
+mkdir -p "$LOGS"
+
+VG_COMMON=(--fair-sched=yes --error-exitcode=0)
+HG=(valgrind --tool=helgrind --history-level=approx "${VG_COMMON[@]}")
+DRD=(valgrind --tool=drd "${VG_COMMON[@]}")
+export TSAN_OPTIONS="halt_on_error=0 exitcode=66"
+
+# Project source basenames: a frame in one of them is "in the project's sources".
+proj_files=$(find md/src pgas/src emu/src pgas/include emu/include md/include -name '*.[ch]' \
+             -printf '%f\n' | sort -u | paste -sd'|')
+
+# The deterministic scheduler (issue 6): used when this build knows SHMEMU_SCHED (it
+# rejects a bad value by name).
+SCHED=no
+if SHMEMU_SCHED=no-such-mode "$MD" --cells 4 --pes 1 --steps 0 2>&1 | grep -q 'SHMEMU_SCHED'; then
+    SCHED=yes
+fi
+SCHED_SEEDS=${SCHED_SEEDS:-4}
+
+# The catalogue: name<TAB>file<TAB>config.
+catalogue=$("$MD" --list-bugs | awk '
+    NR % 2 == 1 { name = $1; file = $2 }
+    NR % 2 == 0 { sub(/^ *config: /, ""); print name "\t" file "\t" $0 }')
+[ -n "$catalogue" ] || { echo "detection-matrix: $MD --list-bugs printed nothing" >&2; exit 2; }
+if [ -n "${ONLY:-}" ]; then
+    catalogue=$(awk -F'\t' -v only=" $ONLY " 'index(only, " " $1 " ")' <<<"$catalogue")
+fi
+
+# Splits a config into env words (VAR=value) and shmemu-md arguments.
+split_config() { # config -> sets ENVS ARGS
+    ENVS=()
+    ARGS=()
+    for w in $1; do
+        if [[ "$w" =~ ^[A-Z_][A-Z0-9_]*= ]]; then ENVS+=("$w"); else ARGS+=("$w"); fi
+    done
+    ARGS+=(--steps "$STEPS")
+}
+
+# The reference checksum: 1 PE, serial halo, the same system and steps.
+reference() { # config
+    split_config "$1"
+    local sys=() skip=0
+    for w in "${ARGS[@]}"; do
+        if [ "$skip" = 1 ]; then skip=0; continue; fi
+        case "$w" in --pes | --dd | --halo | --transport) skip=1 ;; *) sys+=("$w") ;; esac
+    done
+    "$MD" "${sys[@]}" --pes 1 --halo serial 2>/dev/null | awk '$1 == "checksum" { print $2 }' | tail -1
+}
+
+# Runs one checker; prints "status|reports|first-frame|at-plant|seconds".
+# status: reported, clean, hang, timeout, failed (the run failed without a report).
+run_one() { # tool bug file config log
+    local tool=$1 bug=$2 file=$3 cfg=$4 log=$5
+    split_config "$cfg"
+    local cmd=()
+    case "$tool" in
+    native) cmd=("$MD") ;;
+    helgrind) cmd=("${HG[@]}" "$MD") ;;
+    drd) cmd=("${DRD[@]}" "$MD") ;;
+    tsan) cmd=("$MD_TSAN") ;;
+    sched) cmd=("$MD") ;;
+    esac
+    local hang=$HANG_NATIVE
+    [ "$tool" = helgrind ] || [ "$tool" = drd ] && hang=$HANG_VG
+    local t0 t1 rc
+    t0=$(date +%s.%N)
+    env "${ENVS[@]}" ${bug:+SHMEMU_BUG=$bug} SHMEMU_HANG_TIMEOUT=$hang \
+        timeout -k 10 "$RUN_TIMEOUT" "${cmd[@]}" "${ARGS[@]}" >"$log" 2>&1
+    rc=$?
+    t1=$(date +%s.%N)
+    local secs
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+    local n=0
+    case "$tool" in
+    helgrind | drd) n=$(awk '/ERROR SUMMARY: [0-9]+ errors/ { n = $4 } END { print n + 0 }' "$log") ;;
+    tsan) n=$(grep -c 'WARNING: ThreadSanitizer:' "$log") ;;
+    esac
+    # Frames: valgrind "at/by 0x..: fn (file.c:12)", TSan "#0 fn /path/file.c:12:3".
+    # Frames of the reports only: not helgrind's thread announcements (creation stacks), nor
+    # TSan's "created by" stacks.
+    local frames
+    frames=$(awk '/Thread-Announcement/ { skip = 1; next }
+                  /^==[0-9]+== --------------------/ { skip = 0; next }
+                  /created by (main )?thread/ { skip = 2; next }
+                  skip == 2 && /^ *$/ { skip = 0; next }
+                  !skip' "$log" |
+             grep -oE "(\((${proj_files}):[0-9]+\))|(/(${proj_files}):[0-9]+)" |
+             sed -E 's/^[(\/]//; s/\)$//')
+    local first="" at_plant=no
+    if [ "$n" -gt 0 ]; then
+        first=$(head -1 <<<"$frames")
+        local base plant_lines
+        base=$(basename "$file")
+        local enum
+        enum=SHMEMU_BUG_$(tr 'a-z-' 'A-Z_' <<<"$bug")
+        plant_lines=$(grep -n "$enum\b" "$file" | cut -d: -f1)
+        for pl in $plant_lines; do
+            if awk -F: -v f="$base" -v lo="$pl" -v hi="$((pl + 3))" \
+                   '$1 == f && $2 >= lo && $2 <= hi { found = 1 } END { exit !found }' <<<"$frames"; then
+                at_plant=yes
+            fi
+        done
+    fi
+    local status
+    if grep -q 'shmemu: hang' "$log"; then status=hang
+    elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then status=timeout
+    elif [ "$n" -gt 0 ]; then status=reported
+    elif [ "$rc" != 0 ]; then status=failed
+    else status=clean
+    fi
+    [ "$n" -gt 0 ] && [ "$status" != reported ] && status="$status+reported"
+    echo "$status|$n|$first|$at_plant|$secs|$rc"
+}
+
+# The deterministic scheduler: SHMEMU_SCHED=random and pct, seeds 1..SCHED_SEEDS, natively;
+# stops at the first schedule whose checksum differs from ref or that ends in a hang or
+# deadlock report. Prints "status|schedule|runs|seconds" (status: differs, hang, failed,
+# same; "-" when the scheduler is not available).
+run_sched() { # bug config ref log-prefix
+    local bug=$1 cfg=$2 ref=$3 pre=$4
+    [ "$SCHED" = yes ] || { echo "-|||"; return; }
+    split_config "$cfg"
+    local t0 runs=0 st=same where="" mode seed log sum rc
+    t0=$(date +%s.%N)
+    for mode in random pct; do
+        for seed in $(seq 1 "$SCHED_SEEDS"); do
+            runs=$((runs + 1))
+            log=$pre.$mode.$seed.log
+            env "${ENVS[@]}" ${bug:+SHMEMU_BUG=$bug} SHMEMU_SCHED=$mode SHMEMU_SEED=$seed \
+                SHMEMU_HANG_TIMEOUT=$HANG_NATIVE timeout -k 10 "$RUN_TIMEOUT" "$MD" "${ARGS[@]}" \
+                >"$log" 2>&1
+            rc=$?
+            sum=$(awk '$1 == "checksum" { s = $2 } END { print s }' "$log")
+            if grep -qE 'shmemu: (hang|deadlock)' "$log"; then st=hang
+            elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then st=timeout
+            elif [ -z "$sum" ]; then st=failed
+            elif [ "$sum" != "$ref" ]; then st=differs
+            fi
+            if [ "$st" != same ]; then where="SHMEMU_SCHED=$mode SHMEMU_SEED=$seed"; break 2; fi
+        done
+    done
+    echo "$st|$where|$runs|$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
+}
+
+# One bug (or "" for correct code) in one configuration: one result line.
+run_bug() { # name ("none": correct code) file config id
+    local bug=$1 file=$2 cfg=$3
+    [ "$bug" = none ] && bug=""
+    local tag=${bug:-none} lt=$4-${bug:-none}
+    local ref
+    ref=$(reference "$cfg")
+    local nat sum
+    nat=$(run_one native "$bug" "$file" "$cfg" "$LOGS/$lt.native.log")
+    sum=$(awk '$1 == "checksum" { s = $2 } END { print s }' "$LOGS/$lt.native.log")
+    local csum
+    if [ -z "$ref" ]; then csum="no reference"
+    elif [ "${nat%%|*}" = hang ]; then csum="hang report"
+    elif [ "${nat%%|*}" = timeout ]; then csum="timeout"
+    elif [ -z "$sum" ]; then csum="run failed (rc ${nat##*|})"
+    elif [ "$sum" = "$ref" ]; then csum="same"
+    else csum="differs"
+    fi
+    local hg drd ts
+    hg=$(run_one helgrind "$bug" "$file" "$cfg" "$LOGS/$lt.helgrind.log")
+    drd=$(run_one drd "$bug" "$file" "$cfg" "$LOGS/$lt.drd.log")
+    ts=$(run_one tsan "$bug" "$file" "$cfg" "$LOGS/$lt.tsan.log")
+    local sc
+    sc=$(run_sched "$bug" "$cfg" "$ref" "$LOGS/$lt.sched")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tag" "$file" "$cfg" "$csum|$sum|$ref" "$hg" "$drd" "$ts" \
+        "${nat}" "$sc"
+}
+start=$(date +%s)
+results=$LOGS/results.tsv
+# Jobs: correct code (no bug) in every configuration the catalogue uses, then the bugs;
+# MATRIX_JOBS at a time, each writing its own row file.
+jobs=$(cut -f3 <<<"$catalogue" | sort -u | awk '{ print "none\t-\t" $0 }')
+jobs=$jobs$'\n'$catalogue
+pids=()
+i=0
+[ -n "${MATRIX_REUSE:-}" ] && jobs="" # MATRIX_REUSE=1: only rewrite the document from the rows
+while IFS=$'\t' read -r name file cfg; do
+    [ -n "$name" ] || continue
+    i=$((i + 1))
+    echo "run $i: ${name:-correct code} ($cfg)" >&2
+    (run_bug "$name" "$file" "$cfg" "$(printf %03d $i)" | sed "s/^none\t/none#$i\t/" >"$LOGS/row.$(printf %03d $i)") &
+    pids+=($!)
+    if [ "${#pids[@]}" -ge "$JOBS" ]; then
+        wait "${pids[0]}"
+        pids=("${pids[@]:1}")
+    fi
+done <<<"$jobs"
+wait
+cat "$LOGS"/row.* >"$results"
+end=$(date +%s)
+if [ -n "${MATRIX_REUSE:-}" ]; then
+    read -r start end ran_at <"$LOGS/elapsed"
+    . "$LOGS/settings" # the limits that run used
+else
+    echo "$start $end $(date -u '+%Y-%m-%d_%H:%M_UTC')" >"$LOGS/elapsed"
+    echo "STEPS=$STEPS RUN_TIMEOUT=$RUN_TIMEOUT HANG_NATIVE=$HANG_NATIVE HANG_VG=$HANG_VG" >"$LOGS/settings"
+fi
+read -r _ _ ran_at <"$LOGS/elapsed"
+
+# The document.
+cell() { # status|n|first|at_plant|secs|rc
+    IFS='|' read -r st n first at secs _ <<<"$1"
+    case "$st" in
+    reported) printf 'yes: %s at %s%s (%ss)' "$n" "${first:-?}" "$([ "$at" = yes ] && echo ', plant in stack')" "$secs" ;;
+    clean) printf 'no (%ss)' "$secs" ;;
+    hang) printf 'hang report (%ss)' "$secs" ;;
+    hang+reported) printf 'yes: %s at %s, then hang (%ss)' "$n" "${first:-?}" "$secs" ;;
+    timeout*) printf 'timeout (%ss)' "$secs" ;;
+    failed*) printf 'run failed (%ss)' "$secs" ;;
+    *) printf '%s' "$st" ;;
+    esac
+}
+detected() { [[ "$1" == reported* || "$1" == hang* ]]; }
+sched_cell() { # status|schedule|runs|secs
+    IFS='|' read -r st where runs secs <<<"$1"
+    case "$st" in
+    - | "") printf 'not yet' ;;
+    same) printf 'no: %s schedules (%ss)' "$runs" "$secs" ;;
+    differs) printf 'yes: checksum differs at schedule %s, \`%s\` (%ss)' "$runs" "$where" "$secs" ;;
+    hang) printf 'yes: hang/deadlock report at schedule %s, \`%s\` (%ss)' "$runs" "$where" "$secs" ;;
+    *) printf '%s at \`%s\` (%ss)' "$st" "$where" "$secs" ;;
+    esac
+}
+tmp=$OUT.tmp.$$
+{
+    echo "# Detection matrix: planted protocol bugs against each checker"
+    echo
+    echo "Written by \`scripts/detection-matrix.sh\` (\`make detection-matrix\`); runs of ${ran_at//_/ },"
+    echo "in $((end - start)) s on $(nproc) cores. Do not edit: run it again."
+    echo
+    echo "Each bug of the catalogue (\`shmemu-md --list-bugs\`, pgas/include/shmemu/bugs.h) runs"
+    echo "with \`SHMEMU_BUG=<name>\` in its configuration, \`--steps $STEPS\`, under each checker:"
+    echo
+    echo "- **checksum**: a native run; its last checksum against the 1-PE \`--halo serial\` run"
+    echo "  of the same system (\"differs\" is a detection; a hang report too)."
+    echo "- **helgrind**, **DRD**: \`${HG[*]:0:3} ...\`, \`${DRD[*]:0:2} ...\`; the number of errors"
+    echo "  valgrind counted, the first frame in shmemu's sources of the first report, and"
+    echo "  \"plant in stack\" when a frame of some report is the plant's line (or up to 3 after)."
+    echo "- **TSan**: the ThreadSanitizer build (\`SANITIZE=thread CC=clang\`); the same fields."
+    if [ "$SCHED" = yes ]; then
+        echo "- **sched**: the deterministic scheduler (issue 6, \`SHMEMU_SCHED\`): native runs under"
+        echo "  \`SHMEMU_SCHED=random\` then \`pct\`, \`SHMEMU_SEED\` 1 to $SCHED_SEEDS each, stopping at the"
+        echo "  first schedule whose checksum differs or that ends in a hang or deadlock report; the"
+        echo "  cell gives that schedule: \`SHMEMU_BUG=... SHMEMU_SCHED=... SHMEMU_SEED=...\` and the"
+        echo "  configuration reproduce it."
+    else
+        echo "- **sched**: the deterministic scheduler (issue 6): not yet (\`SHMEMU_SCHED\` was not"
+        echo "  known to this build)."
+    fi
+    echo
+    echo "A hang report is shmemu's own (docs/pgas.md): a wait that nothing will satisfy,"
+    echo "printed after \`SHMEMU_HANG_TIMEOUT\` seconds ($HANG_NATIVE natively and under TSan, $HANG_VG under valgrind)."
+    echo "Per-run limit: $RUN_TIMEOUT s."
+    if [ -n "${ONLY:-}" ]; then
+        echo
+        echo "**Partial run**: only these bugs ran (ONLY=...): ${ONLY}."
+    fi
+    echo
+    echo "## Correct code (false positives)"
+    echo
+    echo "| configuration | checksum | helgrind | DRD | TSan | sched |"
+    echo "|---|---|---|---|---|---|"
+    fp=0 fails=0
+    while IFS=$'\t' read -r tag _ cfg cs hg dr ts _ sc; do
+        [[ "$tag" == none* ]] || continue
+        IFS='|' read -r cst _ _ <<<"$cs"
+        case "$cst" in same) ;; differs) fp=$((fp + 1)) ;; *) fails=$((fails + 1)) ;; esac
+        case "${sc%%|*}" in same | - | "") ;; differs) fp=$((fp + 1)) ;; *) fails=$((fails + 1)) ;; esac
+        for r in "$hg" "$dr" "$ts"; do
+            case "${r%%|*}" in clean) ;; reported | *+reported) fp=$((fp + 1)) ;; *) fails=$((fails + 1)) ;; esac
+        done
+        echo "| \`$cfg\` | $cst | $(cell "$hg") | $(cell "$dr") | $(cell "$ts") | $(sched_cell "$sc") |"
+    done <"$results"
+    echo
+    echo "False positives (a report, or a wrong checksum, on correct code): **$fp**."
+    echo "Failed runs of correct code (hang report, timeout, crash; no report): **$fails**."
+    echo
+    echo "## Planted bugs"
+    echo
+    echo "| bug | plant | configuration | checksum | helgrind | DRD | TSan | sched |"
+    echo "|---|---|---|---|---|---|---|---|"
+    nb=0 caught=0 escaped=""
+    while IFS=$'\t' read -r tag file cfg cs hg dr ts _ sc; do
+        [[ "$tag" == none* ]] && continue
+        nb=$((nb + 1))
+        IFS='|' read -r cst _ _ <<<"$cs"
+        any=0
+        case "$cst" in differs | "hang report") any=1 ;; esac
+        for r in "$hg" "$dr" "$ts"; do detected "${r%%|*}" && any=1; done
+        case "${sc%%|*}" in differs | hang) any=1 ;; esac
+        if [ "$any" = 1 ]; then caught=$((caught + 1)); else escaped="$escaped $tag"; fi
+        echo "| \`$tag\` | $file | \`$cfg\` | $cst | $(cell "$hg") | $(cell "$dr") | $(cell "$ts") | $(sched_cell "$sc") |"
+    done <"$results"
+    echo
+    echo "Caught by at least one checker: **$caught of $nb**."
+    if [ -n "$escaped" ]; then
+        echo "Escaped every checker:$(for e in $escaped; do printf ' `%s`' "$e"; done)."
+        echo "docs/checking.md (\"Bugs that escape\") says why and what would catch them."
+    fi
+    echo
+    echo "Logs of this run: \`$LOGS/\` (one per bug and checker)."
+    if [ -f "$LOGS/note.md" ]; then
+        echo
+        echo "## Notes on this run"
+        echo
+        cat "$LOGS/note.md"
+    fi
+} >"$tmp" && mv -f "$tmp" "$OUT" || { rm -f "$tmp"; echo "detection-matrix: could not write $OUT" >&2; exit 2; }
+echo "detection-matrix: wrote $OUT ($((end - start)) s)" >&2
+grep -E '^(False positives|Failed runs|Caught by|Escaped)' "$OUT" >&2
+grep -q '^False positives.*\*\*0\*\*' "$OUT" && grep -q '^Failed runs.*\*\*0\*\*' "$OUT"

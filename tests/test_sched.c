@@ -1,0 +1,644 @@
+/*
+ * test_sched.c: the deterministic scheduler on pgas and emu programs (docs/sched.md).
+ *   - every strategy gives the free-running results; the same seed gives the same
+ *     schedule (hash and decision count), other seeds give other schedules;
+ *   - a recorded trace replays the identical schedule; a changed program or a damaged
+ *     trace is reported (the first decision of divergence; the checksum);
+ *   - deadlocks are exact and reported with the waits, the values, the last writer and the
+ *     wait-for cycle, or the signal nobody sent; a kernel's block and thread are named; the
+ *     free-running hang timeout prints the same lines (without the last writer);
+ *   - polling loops (nvshmem_*_test) progress under every strategy, an endless one is
+ *     reported as a livelock; blocks that leave with queued puts (checking mode) do not
+ *     stall the stream thread that joins them;
+ *   - bin/shmemu-explore finds a schedule-dependent failure, shrinks it, saves the trace and
+ *     the saved trace reproduces the failure.
+ * The suite's binary doubles as the explorer's test program: `test_sched --racy-child`.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "nvshmem.h"
+#include "nvshmemx.h"
+#include "shmemu/emu.h"
+#include "shmemu/kernel.h"
+#include "shmemu/pgas.h"
+#include "support/pe_check.h"
+
+/* ---- a pgas program: a ring of put-with-signal, then a reduction ---------------------- */
+
+#define RING_ROUNDS 4
+
+typedef struct ring_result {
+    uint64_t sum[8];
+} ring_result;
+
+static int ring_body(void *arg)
+{
+    ring_result *res = arg;
+    nvshmem_init();
+    int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+    uint64_t *data = nvshmem_calloc(RING_ROUNDS, sizeof(uint64_t));
+    uint64_t *sig = nvshmem_calloc(1, sizeof(uint64_t));
+    uint64_t acc = (uint64_t)me + 1;
+    for (int r = 0; r < RING_ROUNDS; r++) {
+        uint64_t v = acc * 3 + (uint64_t)r;
+        nvshmem_uint64_put_signal_nbi(&data[r], &v, 1, sig, 1, NVSHMEM_SIGNAL_ADD,
+                                      (me + 1) % n);
+        nvshmem_signal_wait_until(sig, NVSHMEM_CMP_GE, (uint64_t)r + 1);
+        acc += data[r];
+    }
+    nvshmem_barrier_all();
+    res->sum[me] = acc;
+    nvshmem_free(sig);
+    nvshmem_free(data);
+    nvshmem_finalize();
+    return 0;
+}
+
+static void set_sched(const char *strategy, int seed)
+{
+    char s[32];
+    snprintf(s, sizeof s, "%d", seed);
+    setenv("SHMEMU_SCHED", strategy, 1);
+    setenv("SHMEMU_SEED", s, 1);
+}
+
+static void clear_sched(void)
+{
+    unsetenv("SHMEMU_SCHED");
+    unsetenv("SHMEMU_SEED");
+    unsetenv("SHMEMU_TRACE_OUT");
+    unsetenv("SHMEMU_REPLAY");
+}
+
+static void run_ring(int n, const char *strategy, int seed, ring_result *res,
+                     shmemu_sched_stats *st)
+{
+    memset(res, 0, sizeof *res);
+    if (strategy != NULL)
+        set_sched(strategy, seed);
+    run_pes(n, ring_body, res);
+    clear_sched();
+    if (st != NULL) {
+        memset(st, 0, sizeof *st);
+        if (strategy != NULL)
+            assert_int_equal(shmemu_sched_last_stats(st), 0);
+    }
+}
+
+static void test_strategies_give_free_results(void **state)
+{
+    (void)state;
+    static const char *const strategies[] = {"random", "pct", "rr"};
+    for (int n = 2; n <= 3; n++) {
+        ring_result ref, got;
+        run_ring(n, NULL, 0, &ref, NULL);
+        for (int k = 0; k < 3; k++)
+            for (int seed = 1; seed <= pe_check_scaled(3, 3); seed++) {
+                shmemu_sched_stats st;
+                run_ring(n, strategies[k], seed, &got, &st);
+                assert_memory_equal(ref.sum, got.sum, sizeof ref.sum);
+                assert_true(st.deterministic);
+                assert_true(st.decisions > 10);
+                assert_int_equal(st.seed, (uint64_t)seed);
+                /* n hosts and one stream thread? no: pgas only, n entities */
+                assert_int_equal(st.entities, (uint32_t)n);
+            }
+    }
+}
+
+static void test_seed_determines_schedule(void **state)
+{
+    (void)state;
+    ring_result r;
+    shmemu_sched_stats a, b;
+    run_ring(3, "random", 5, &r, &a);
+    run_ring(3, "random", 5, &r, &b);
+    assert_int_equal(a.schedule_hash, b.schedule_hash);
+    assert_int_equal(a.decisions, b.decisions);
+    assert_int_equal(a.switches, b.switches);
+    /* other seeds give other schedules (the test can fail: a scheduler that ignored the
+     * seed would give one hash) */
+    int distinct = 0;
+    uint64_t seen[6];
+    for (int seed = 1; seed <= 6; seed++) {
+        run_ring(3, "random", seed, &r, &b);
+        bool is_new = true;
+        for (int j = 0; j < distinct; j++)
+            is_new = is_new && seen[j] != b.schedule_hash;
+        if (is_new)
+            seen[distinct++] = b.schedule_hash;
+    }
+    assert_true(distinct >= 3);
+    /* PCT with a high-priority entity runs it until it blocks: fewer switches than random */
+    shmemu_sched_stats p;
+    run_ring(3, "pct", 5, &r, &p);
+    assert_true(p.switches < a.switches);
+}
+
+/* ---- record and replay ---------------------------------------------------------------- */
+
+static void temp_path(char *out, size_t len, const char *what)
+{
+    snprintf(out, len, "/tmp/shmemu-test-sched-%d-%s", (int)getpid(), what);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        fail_msg("cannot open %s", path);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static void test_record_and_replay(void **state)
+{
+    (void)state;
+    char trace[256];
+    temp_path(trace, sizeof trace, "replay.trace");
+    ring_result ref, got;
+    shmemu_sched_stats rec, rep;
+    setenv("SHMEMU_TRACE_OUT", trace, 1);
+    run_ring(3, "random", 11, &ref, &rec);
+    size_t len;
+    const char *text = read_file(trace, &len);
+    assert_true(strncmp(text, "shmemu-trace 1\n", 15) == 0);
+    assert_non_null(strstr(text, "\nseed: 11\n"));
+    assert_non_null(strstr(text, "\nstrategy: random\n"));
+    assert_non_null(strstr(text, "\nnpes: 3\n"));
+    assert_non_null(strstr(text, "call: "));
+    assert_non_null(strstr(text, "nvshmem_signal_wait_until"));
+    /* the replay takes strategy and seed from the trace, whatever the environment says */
+    setenv("SHMEMU_REPLAY", trace, 1);
+    run_ring(3, "rr", 99, &got, &rep);
+    assert_memory_equal(ref.sum, got.sum, sizeof ref.sum);
+    assert_int_equal(rec.schedule_hash, rep.schedule_hash);
+    assert_int_equal(rec.decisions, rep.decisions);
+    assert_int_equal(rep.seed, 11);
+    unlink(trace);
+}
+
+/* The same ring with one more round: the replay of the 4-round trace must diverge. */
+static int ring5_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+    uint64_t *sig = nvshmem_calloc(1, sizeof(uint64_t));
+    for (int r = 0; r < RING_ROUNDS + 1; r++) {
+        nvshmemx_signal_op(sig, 1, NVSHMEM_SIGNAL_ADD, (me + 1) % n);
+        nvshmem_signal_wait_until(sig, NVSHMEM_CMP_GE, (uint64_t)r + 1);
+    }
+    nvshmem_barrier_all();
+    nvshmem_finalize();
+    return 0;
+}
+
+static int replay_changed_child(void *arg)
+{
+    setenv("SHMEMU_REPLAY", (const char *)arg, 1);
+    return shmemu_launch(3, ring5_body, NULL);
+}
+
+static void test_replay_reports_divergence(void **state)
+{
+    (void)state;
+    char trace[256];
+    temp_path(trace, sizeof trace, "diverge.trace");
+    ring_result r;
+    setenv("SHMEMU_TRACE_OUT", trace, 1);
+    run_ring(3, "random", 3, &r, NULL);
+    char out[16384];
+    int status = run_child(replay_changed_child, trace, child_time_limit(), out, sizeof out,
+                           NULL);
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 5)) {
+        print_error("%s", out);
+        fail_msg("the replay of a changed program ended with status 0x%x; expected exit 5",
+                 status);
+    }
+    assert_contains(out, "replay diverged from the trace");
+    assert_contains(out, "at scheduling decision ");
+    assert_contains(out, "this run: PE ");
+    assert_contains(out, "the trace: ");
+    unlink(trace);
+}
+
+static int replay_damaged_child(void *arg)
+{
+    setenv("SHMEMU_REPLAY", (const char *)arg, 1);
+    ring_result r;
+    return shmemu_launch(3, ring_body, &r);
+}
+
+static void test_damaged_trace_is_refused(void **state)
+{
+    (void)state;
+    char trace[256];
+    temp_path(trace, sizeof trace, "damaged.trace");
+    ring_result r;
+    setenv("SHMEMU_TRACE_OUT", trace, 1);
+    run_ring(3, "random", 4, &r, NULL);
+    size_t len;
+    char *text = read_file(trace, &len);
+    char *body = strstr(text, "\n\n");
+    assert_non_null(body);
+    body[5] ^= 0x10; /* one bit of one decision */
+    FILE *f = fopen(trace, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    fclose(f);
+    char out[8192];
+    int status = run_child(replay_damaged_child, trace, child_time_limit(), out, sizeof out,
+                           NULL);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    assert_contains(out, "checksum mismatch");
+    unlink(trace);
+}
+
+/* ---- deadlocks -------------------------------------------------------------------------- */
+
+/* Each PE sets its successor's signal to 1, then waits for its own to reach 2: a wait-for
+ * cycle through the last writers. */
+static int cycle_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+    uint64_t *sig = nvshmem_calloc(1, sizeof(uint64_t));
+    nvshmemx_signal_op(sig, 1, NVSHMEM_SIGNAL_SET, (me + 1) % n);
+    nvshmem_signal_wait_until(sig, NVSHMEM_CMP_GE, 2);
+    nvshmem_finalize();
+    return 0;
+}
+
+static int deadlock_child(void *arg)
+{
+    setenv("SHMEMU_SCHED", "random", 1);
+    setenv("SHMEMU_SEED", "2", 1);
+    setenv("SHMEMU_HANG_TIMEOUT", "0", 1); /* only the scheduler may find it */
+    return shmemu_launch(2, (int (*)(void *))arg, NULL);
+}
+
+static const char *expect_deadlock(int (*body)(void *))
+{
+    static char out[32768];
+    double secs = 0;
+    int status = run_child(deadlock_child, (void *)body, child_time_limit(), out, sizeof out,
+                           &secs);
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 3)) {
+        print_error("%s", out);
+        fail_msg("the deadlocked child ended with status 0x%x after %.1f s; expected exit 3",
+                 status, secs);
+    }
+    return out;
+}
+
+static void test_deadlock_cycle_is_reported(void **state)
+{
+    (void)state;
+    const char *out = expect_deadlock(cycle_body);
+    assert_contains(out, "shmemu: deadlock (deterministic scheduler, random seed 2");
+    assert_contains(out, "PE 0 (host) waits in nvshmem_signal_wait_until: word ");
+    assert_contains(out, "PE 1 (host) waits in nvshmem_signal_wait_until: word ");
+    assert_contains(out, ">= 2, current value 1");
+    assert_contains(out, "-byte allocation at + 0x");
+    assert_contains(out, "last writer: PE 1 (host) in nvshmemx_signal_op, at decision ");
+    assert_contains(out, "last writer: PE 0 (host) in nvshmemx_signal_op, at decision ");
+    assert_contains(out, "wait-for cycle (waiter -> the last writer of its word): PE ");
+    assert_contains(out, "shmemu: replay: SHMEMU_SCHED=random SHMEMU_SEED=2");
+}
+
+/* Free-running, the hang timeout prints the same lines, without the last writer. */
+static int free_hang_child(void *arg)
+{
+    (void)arg;
+    setenv("SHMEMU_HANG_TIMEOUT", "1", 1);
+    return shmemu_launch(2, cycle_body, NULL);
+}
+
+static void test_free_running_hang_gives_the_same_report(void **state)
+{
+    (void)state;
+    char out[16384];
+    int status = run_child(free_hang_child, NULL, child_time_limit(), out, sizeof out, NULL);
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 3)) {
+        print_error("%s", out);
+        fail_msg("the free-running hang ended with status 0x%x; expected exit 3", status);
+    }
+    assert_contains(out, "PE 0 (host) waits in nvshmem_signal_wait_until for ");
+    assert_contains(out, "-byte allocation at + 0x");
+    assert_contains(out, ">= 2, current value 1");
+    assert_contains(out, "last writer: not tracked in free-running mode");
+}
+
+/* PE 1 waits for a signal that PE 0 never sends; PE 0 waits in a barrier. */
+static int unsent_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    uint64_t *sig = nvshmem_calloc(1, sizeof(uint64_t));
+    if (nvshmem_my_pe() == 1)
+        nvshmem_signal_wait_until(sig, NVSHMEM_CMP_EQ, 7);
+    nvshmem_barrier_all();
+    nvshmem_finalize();
+    return 0;
+}
+
+static void test_unsent_signal_is_reported(void **state)
+{
+    (void)state;
+    const char *out = expect_deadlock(unsent_body);
+    assert_contains(out, "PE 1 (host) waits in nvshmem_signal_wait_until: word ");
+    assert_contains(out, "== 7, current value 0");
+    assert_contains(out, "this is a signal that nobody sent");
+    assert_contains(out, "PE 0 (host) waits in nvshmem_barrier_all");
+}
+
+/* A kernel whose thread (1,0,0) of block 0 waits for a device signal that never comes,
+ * while the block's other threads wait at __syncthreads. */
+typedef struct stuck_args {
+    uint64_t *sig;
+} stuck_args;
+
+KERNEL(stuck_kernel, stuck_args, a)
+{
+    if (threadIdx.x == 1)
+        nvshmem_signal_wait_until(a.sig, NVSHMEM_CMP_EQ, 5);
+    __syncthreads();
+}
+
+static int kernel_stuck_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    uint64_t *sig = nvshmem_calloc(1, sizeof(uint64_t));
+    stuck_args a = {sig};
+    if (nvshmem_my_pe() == 0)
+        LAUNCH(stuck_kernel, DIM3(1, 1, 1), DIM3(4, 1, 1), 0, NULL, a);
+    cudaDeviceSynchronize();
+    nvshmem_barrier_all();
+    nvshmem_finalize();
+    return 0;
+}
+
+static void test_kernel_deadlock_names_block_and_thread(void **state)
+{
+    (void)state;
+    const char *out = expect_deadlock(kernel_stuck_body);
+    assert_contains(out, "PE 0 (kernel stuck_kernel block 0, thread (1,0,0)) waits in "
+                         "nvshmem_signal_wait_until");
+    assert_contains(out, "== 5, current value 0");
+    assert_contains(out, "PE 0 (host) waits in cudaDeviceSynchronize");
+    assert_contains(out, "PE 1 (host) waits in nvshmem_barrier_all");
+}
+
+/* ---- polling loops ---------------------------------------------------------------------- */
+
+/* PE 0 polls with nvshmem_uint64_test until PE 1 sets the flag; under PCT a poller that kept
+ * its priority would starve PE 1 if a failed test did not give the turn away. */
+static int poll_body(void *arg)
+{
+    bool never = arg != NULL;
+    nvshmem_init();
+    uint64_t *flag = nvshmem_calloc(1, sizeof(uint64_t));
+    uint64_t *scratch = nvshmem_calloc(1, sizeof(uint64_t));
+    nvshmem_barrier_all();
+    if (nvshmem_my_pe() == 0) {
+        long polls = 0;
+        while (!nvshmem_uint64_test(flag, NVSHMEM_CMP_EQ, 1))
+            polls++;
+        PE_CHECK(polls >= 0);
+    } else if (!never) {
+        for (int i = 0; i < 5; i++) /* sync points of PE 1 alone, before the flag */
+            nvshmemx_signal_op(scratch, 1, NVSHMEM_SIGNAL_ADD, 1);
+        nvshmemx_signal_op(flag, 1, NVSHMEM_SIGNAL_SET, 0);
+    }
+    nvshmem_barrier_all();
+    nvshmem_finalize();
+    return 0;
+}
+
+static int poll_child(void *arg)
+{
+    const char *strategy = arg;
+    setenv("SHMEMU_SCHED", strategy, 1);
+    setenv("SHMEMU_HANG_TIMEOUT", "0", 1);
+    for (int seed = 1; seed <= 3; seed++) {
+        char s[16];
+        snprintf(s, sizeof s, "%d", seed);
+        setenv("SHMEMU_SEED", s, 1);
+        if (shmemu_launch(2, poll_body, NULL) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void test_polling_loop_progresses(void **state)
+{
+    (void)state;
+    static const char *const strategies[] = {"pct", "random", "rr"};
+    for (int k = 0; k < 3; k++) {
+        char out[8192];
+        int status = run_child(poll_child, (void *)strategies[k], child_time_limit(), out,
+                               sizeof out, NULL);
+        if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+            print_error("%s", out);
+            fail_msg("%s: the polling program ended with status 0x%x", strategies[k], status);
+        }
+    }
+}
+
+static int poll_forever_child(void *arg)
+{
+    (void)arg;
+    setenv("SHMEMU_SCHED", "pct", 1);
+    setenv("SHMEMU_HANG_TIMEOUT", "0", 1);
+    return shmemu_launch(2, poll_body, (void *)1);
+}
+
+static void test_endless_poll_is_a_livelock(void **state)
+{
+    (void)state;
+    char out[16384];
+    int status = run_child(poll_forever_child, NULL, child_time_limit(), out, sizeof out, NULL);
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 3)) {
+        print_error("%s", out);
+        fail_msg("the endless poll ended with status 0x%x; expected exit 3", status);
+    }
+    assert_contains(out, "livelock: every entity that can still run only polls");
+    assert_contains(out, "PE 1 (host) waits in nvshmem_barrier_all");
+    assert_contains(out, "PE 0 (host) polls in nvshmem_uint64_test");
+}
+
+/* ---- threads that leave with work pending ------------------------------------------------ */
+
+/* Every block puts to the next PE without a quiet: in checking mode the puts stay queued
+ * until the block's thread leaves, and delivering them there is a sync point. The stream
+ * thread that joins the block must not take the turn before that (it would block in
+ * pthread_join while the block waits for the turn). */
+typedef struct pending_args {
+    int *dst;
+} pending_args;
+
+KERNEL(pending_put_kernel, pending_args, a)
+{
+    int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+    if (threadIdx.x == 0)
+        nvshmem_int_p(&a.dst[blockIdx.x], me, (me + 1) % n); /* queued: a snapshot */
+}
+
+static int pending_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    int n = nvshmem_n_pes(), me = nvshmem_my_pe();
+    int *dst = nvshmem_calloc(4, sizeof(int));
+    pending_args a = {dst};
+    LAUNCH(pending_put_kernel, DIM3(4, 1, 1), DIM3(2, 1, 1), 0, NULL, a);
+    cudaDeviceSynchronize();
+    nvshmem_barrier_all();
+    for (int b = 0; b < 4; b++)
+        PE_CHECK_EQ_I64(dst[b], (me + n - 1) % n);
+    nvshmem_finalize();
+    return 0;
+}
+
+static int pending_child(void *arg)
+{
+    (void)arg;
+    setenv("SHMEMU_CHECK_NBI", "1", 1);
+    setenv("SHMEMU_HANG_TIMEOUT", "0", 1);
+    static const char *const strategies[] = {"random", "pct", "rr"};
+    for (int k = 0; k < 3; k++)
+        for (int seed = 1; seed <= 4; seed++) {
+            char s[16];
+            snprintf(s, sizeof s, "%d", seed);
+            setenv("SHMEMU_SCHED", strategies[k], 1);
+            setenv("SHMEMU_SEED", s, 1);
+            int rc = shmemu_launch(3, pending_body, NULL);
+            if (rc != 0 || pe_check_failures() != 0) {
+                fprintf(stderr, "%s seed %d: launch %d, %d failed checks\n", strategies[k],
+                        seed, rc, pe_check_failures());
+                return 1;
+            }
+        }
+    return 0;
+}
+
+static void test_block_exit_with_pending_puts(void **state)
+{
+    (void)state;
+    char out[8192];
+    double secs = 0;
+    int status = run_child(pending_child, NULL, child_time_limit(), out, sizeof out, &secs);
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        print_error("%s", out);
+        fail_msg("blocks leaving with pending puts: status 0x%x after %.1f s", status, secs);
+    }
+}
+
+/* ---- explore ---------------------------------------------------------------------------- */
+
+/* The explorer's test program: PE 1 reads a word right after a barrier, PE 0 sets it
+ * after the barrier: an order bug whose outcome depends on the schedule (atomics, so no
+ * checker reports a data race under ThreadSanitizer builds). Free-running, PE 0 sleeps
+ * first, so the reference reads 0. */
+static int racy_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    int *x = nvshmem_calloc(1, sizeof(int));
+    nvshmem_barrier_all();
+    if (nvshmem_my_pe() == 0) {
+        if (!pgas_sched_enabled())
+            usleep(50000);
+        nvshmem_int_atomic_set(x, 1, 1);
+    } else {
+        printf("checksum %d\n", nvshmem_int_atomic_fetch(x, 1));
+    }
+    nvshmem_barrier_all();
+    nvshmem_finalize();
+    return 0;
+}
+
+static int racy_child_main(void)
+{
+    setvbuf(stdout, NULL, _IONBF, 0);
+    return shmemu_launch(2, racy_body, NULL);
+}
+
+static void test_explore_finds_shrinks_and_replays(void **state)
+{
+    (void)state;
+    char self[512], trace[256], cmd[2048];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = '\0';
+    temp_path(trace, sizeof trace, "explore.trace");
+    snprintf(cmd, sizeof cmd, "%s --trace %s 40 -- %s --racy-child 2>/dev/null",
+             SCHED_EXPLORE_BIN, trace, self);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    static char out[16384];
+    size_t len = fread(out, 1, sizeof out - 1, p);
+    out[len] = '\0';
+    int status = pclose(p);
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 1)) {
+        print_error("%s", out);
+        fail_msg("shmemu-explore ended with status 0x%x; expected 1 (a failing seed)", status);
+    }
+    assert_contains(out, "failed after");
+    assert_contains(out, "checksum mismatch against the free-running reference");
+    long before = -1, after = -1;
+    const char *s = strstr(out, "explore: shrunk from ");
+    assert_non_null(s);
+    assert_int_equal(sscanf(s, "explore: shrunk from %ld to %ld", &before, &after), 2);
+    assert_true(after <= before);
+    assert_contains(out, "SHMEMU_REPLAY=");
+    /* the saved trace reproduces the failing output */
+    snprintf(cmd, sizeof cmd, "SHMEMU_REPLAY=%s %s --racy-child 2>/dev/null", trace, self);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    len = fread(out, 1, sizeof out - 1, p);
+    out[len] = '\0';
+    assert_int_equal(pclose(p), 0);
+    assert_contains(out, "checksum 1");
+    unlink(trace);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--racy-child") == 0)
+        return racy_child_main();
+    clear_sched();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_strategies_give_free_results),
+        cmocka_unit_test(test_seed_determines_schedule),
+        cmocka_unit_test(test_record_and_replay),
+        cmocka_unit_test(test_replay_reports_divergence),
+        cmocka_unit_test(test_damaged_trace_is_refused),
+        cmocka_unit_test(test_deadlock_cycle_is_reported),
+        cmocka_unit_test(test_free_running_hang_gives_the_same_report),
+        cmocka_unit_test(test_unsent_signal_is_reported),
+        cmocka_unit_test(test_kernel_deadlock_names_block_and_thread),
+        cmocka_unit_test(test_polling_loop_progresses),
+        cmocka_unit_test(test_endless_poll_is_a_livelock),
+        cmocka_unit_test(test_block_exit_with_pending_puts),
+        cmocka_unit_test(test_explore_finds_shrinks_and_replays),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
