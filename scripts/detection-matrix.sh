@@ -8,7 +8,8 @@
 # build-races-tsan) a ThreadSanitizer build; `make detection-matrix` builds both first.
 # For each bug, with its catalogue configuration (shmemu-md --list-bugs) and --steps $STEPS:
 #   checksum  a native run; detected when the last line's checksum differs from the 1-PE
-#             serial run of the same system (or the run fails: hang report, crash);
+#             serial run of the same system, or the run ends in a hang report or an error
+#             from one of shmemu's own checks ("shmemu: PE p: call: ...");
 #   helgrind, drd   valgrind --tool=...; detected when valgrind counts errors;
 #   tsan      the TSan build; detected when it prints a ThreadSanitizer warning;
 #   sched     the deterministic scheduler (issue 6), when this build knows SHMEMU_SCHED:
@@ -207,6 +208,11 @@ run_bug() { # name ("none": correct code) file config id
     if [ -z "$ref" ]; then csum="no reference"
     elif [ "${nat%%|*}" = hang ]; then csum="hang report"
     elif [ "${nat%%|*}" = timeout ]; then csum="timeout"
+    elif grep -qE '^shmemu: PE [0-9]+: [a-z_0-9]+: ' "$LOGS/$lt.native.log"; then
+        # One of shmemu's own checks stopped the run (checking mode: a put's source reused
+        # before quiet, ...): a detection, with the call that found it.
+        csum="shmemu error in $(grep -m1 -oE '^shmemu: PE [0-9]+: [a-z_0-9]+' "$LOGS/$lt.native.log" |
+                                 sed 's/^shmemu: //')"
     elif [ -z "$sum" ]; then csum="run failed (rc ${nat##*|})"
     elif [ "$sum" = "$ref" ]; then csum="same"
     else csum="differs"
@@ -287,7 +293,9 @@ tmp=$OUT.tmp.$$
     echo "with \`SHMEMU_BUG=<name>\` in its configuration, \`--steps $STEPS\`, under each checker:"
     echo
     echo "- **checksum**: a native run; its last checksum against the 1-PE \`--halo serial\` run"
-    echo "  of the same system (\"differs\" is a detection; a hang report too)."
+    echo "  of the same system (\"differs\" is a detection; a hang report too, and an error from"
+    echo "  one of shmemu's own checks, such as checking mode's \"source of an earlier non-blocking"
+    echo "  put ... overwritten before that put was complete\": the cell names the PE and call)."
     echo "- **helgrind**, **DRD**: \`${HG[*]:0:3} ...\`, \`${DRD[*]:0:2} ...\`; the number of errors"
     echo "  valgrind counted, the first frame in shmemu's sources of the first report, and"
     echo "  \"plant in stack\" when a frame of some report is the plant's line (or up to 3 after)."
@@ -340,7 +348,7 @@ tmp=$OUT.tmp.$$
         nb=$((nb + 1))
         IFS='|' read -r cst _ _ <<<"$cs"
         any=0
-        case "$cst" in differs | "hang report") any=1 ;; esac
+        case "$cst" in differs | "hang report" | "shmemu error"*) any=1 ;; esac
         for r in "$hg" "$dr" "$ts"; do detected "${r%%|*}" && any=1; done
         case "${sc%%|*}" in differs | hang) any=1 ;; esac
         if [ "$any" = 1 ]; then caught=$((caught + 1)); else escaped="$escaped $tag"; fi

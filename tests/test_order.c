@@ -8,6 +8,9 @@
  *   - of two puts to one PE separated by nvshmem_fence, the second never lands first;
  * and it really does reorder: without a fence, the second of two puts to one PE lands
  * before the first for some seeds, and the first before the second for others.
+ * A non-blocking put delivered for progress (here by a _test call) is not complete: writing
+ * its source before nvshmem_quiet is reported, by the next put from that source or by the
+ * quiet, and the same writes after the quiet are not.
  *
  * Observing an intermediate state: in checking mode a PE's queued puts are delivered only by
  * the PE's own thread, inside its own nvshmem calls. So all PEs issue their puts, then meet
@@ -408,6 +411,78 @@ static void test_seed_reproduces_observation(void **state)
     }
 }
 
+/* ---- reusing a put's source before quiet --------------------------------------------- */
+
+enum { REUSE_NEXT_PUT_FINDS, REUSE_QUIET_FINDS, REUSE_AFTER_QUIET };
+
+/* PE 0 puts its staging words to PE 1, makes progress with a _test call (which delivers the
+ * put without completing it), writes the staging words, and puts or quiets. */
+static int reuse_body(void *arg)
+{
+    const int mode = *(const int *)arg;
+    nvshmem_init();
+    uint64_t *stage = nvshmem_calloc(4, sizeof(uint64_t));
+    uint64_t *inbox = nvshmem_calloc(8, sizeof(uint64_t));
+    uint64_t *flag = nvshmem_calloc(1, sizeof(uint64_t));
+    nvshmem_barrier_all();
+    if (nvshmem_my_pe() == 0) {
+        for (int i = 0; i < 4; i++)
+            stage[i] = (uint64_t)i + 1;
+        nvshmem_uint64_put_nbi(inbox, stage, 4, 1);
+        (void)nvshmem_uint64_test(flag, NVSHMEM_CMP_NE, 0);
+        if (mode == REUSE_AFTER_QUIET)
+            nvshmem_quiet();
+        for (int i = 0; i < 4; i++)
+            stage[i] = (uint64_t)i + 11;
+        if (mode != REUSE_QUIET_FINDS)
+            nvshmem_uint64_put_nbi(inbox + 4, stage, 4, 1);
+        nvshmem_quiet();
+    }
+    nvshmem_barrier_all();
+    if (nvshmem_my_pe() == 1)
+        for (int i = 0; i < 4; i++) {
+            PE_CHECK_EQ_U64(inbox[i], (uint64_t)i + 1);
+            PE_CHECK_EQ_U64(inbox[4 + i], (uint64_t)i + 11);
+        }
+    nvshmem_barrier_all();
+    nvshmem_free(flag);
+    nvshmem_free(inbox);
+    nvshmem_free(stage);
+    nvshmem_finalize();
+    return 0;
+}
+
+static void reuse_scenario(void *arg) { (void)reuse_body(arg); }
+
+static void test_source_reuse_before_quiet_reported(void **state)
+{
+    (void)state;
+    setenv("SHMEMU_CHECK_NBI", "1", 1);
+    int mode = REUSE_NEXT_PUT_FINDS;
+    expect_child_failure(reuse_scenario, &mode, 2,
+                         "PE 0: nvshmem_uint64_put_nbi: the source of an earlier non-blocking "
+                         "put (nvshmem_uint64_put_nbi of 32 bytes");
+    expect_child_failure(reuse_scenario, &mode, 2, "this put from the same source");
+    mode = REUSE_QUIET_FINDS;
+    expect_child_failure(reuse_scenario, &mode, 2,
+                         "PE 0: nvshmem_quiet: the source of an earlier non-blocking put");
+    expect_child_failure(reuse_scenario, &mode, 2, "the issuing thread's nvshmem_quiet");
+}
+
+static void test_source_reuse_after_quiet_clean(void **state)
+{
+    (void)state;
+    int mode = REUSE_AFTER_QUIET;
+    for (int seed = 1; seed <= n_seeds(); seed++) {
+        char text[16];
+        snprintf(text, sizeof text, "%d", seed);
+        setenv("SHMEMU_CHECK_NBI", "1", 1);
+        setenv("SHMEMU_CHECK_SEED", text, 1);
+        if (run_pes(2, reuse_body, &mode) != 0)
+            fail_msg("SHMEMU_CHECK_SEED=%d: the PEs failed", seed);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +492,8 @@ int main(void)
         cmocka_unit_test_teardown(test_fence_keeps_order, unset_check_env),
         cmocka_unit_test_teardown(test_checking_mode_reorders, unset_check_env),
         cmocka_unit_test_teardown(test_seed_reproduces_observation, unset_check_env),
+        cmocka_unit_test_teardown(test_source_reuse_before_quiet_reported, unset_check_env),
+        cmocka_unit_test_teardown(test_source_reuse_after_quiet_clean, unset_check_env),
     };
     return cmocka_run_group_tests_name("order", tests, NULL, NULL);
 }

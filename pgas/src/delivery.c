@@ -16,6 +16,13 @@
  * A non-blocking put keeps a reference to its source, read at delivery (so reusing the
  * source before quiet changes the answer, as on a GPU); a blocking put takes a snapshot,
  * because its source may be reused as soon as it returns.
+ * A put delivered for progress only (a wait about to park, a _test call, the end of an
+ * emulated thread) is not complete: until nvshmem_quiet (or a barrier) on its thread, its
+ * source is still in use, as on a GPU where the copy engine may still be reading it. Its
+ * source's bytes are remembered (a hash, in the PE's reuse table); the next put from the same
+ * source, and the issuer's quiet, check that they did not change, and fail naming both puts
+ * when they did: the "missing quiet before the staging buffer is reused" mistake, which no
+ * race checker sees because the bytes had in fact left.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +44,7 @@ struct pgas_pending {
     uint64_t *sig_target;
     int sig_op;
     uint64_t signal;
+    const char *call; /* the API call that issued it (for reports) */
 };
 
 /* Stores a naturally aligned word of 1, 2, 4 or 8 bytes as one atomic exchange; returns
@@ -108,18 +116,126 @@ static bool eligible(const pgas_thread *t, size_t i)
     return true;
 }
 
-static void deliver_at(pgas_thread *t, size_t i)
+/* ---- source reuse before completion --------------------------------------------------- */
+
+static uint64_t bytes_hash(const void *src, size_t bytes)
+{
+    const unsigned char *c = src;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < bytes; i++)
+        h = (h ^ c[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* The PE's slot for a source address: found, or claimed when `claim`; NULL when absent (or
+ * the table is full: the check then skips that source, it never reports wrongly). */
+static pgas_reuse_slot *reuse_slot(pgas_thread *t, const void *src, bool claim, int *index)
+{
+    pgas_reuse_slot *table = t->world->pes[t->pe].reuse;
+    const uintptr_t key = (uintptr_t)src;
+    for (int probe = 0; probe < PGAS_REUSE_SLOTS; probe++) {
+        const int i = (int)((key / 8 + (uintptr_t)probe) % PGAS_REUSE_SLOTS);
+        uintptr_t cur = atomic_load_explicit(&table[i].src, memory_order_relaxed);
+        if (cur == 0 && claim &&
+            atomic_compare_exchange_strong_explicit(&table[i].src, &cur, key,
+                                                    memory_order_relaxed, memory_order_relaxed))
+            cur = key;
+        if (cur == key) {
+            *index = i;
+            return &table[i];
+        }
+        if (cur == 0)
+            return NULL;
+    }
+    return NULL;
+}
+
+/* A non-blocking put from src was delivered, not completed: remember its source's bytes. */
+static void reuse_arm(pgas_thread *t, const pgas_pending *p)
+{
+    if (t->n_armed == PGAS_REUSE_SLOTS)
+        return; /* this thread holds a slot in every entry already: nothing left to track */
+    int index;
+    pgas_reuse_slot *s = reuse_slot(t, p->src, true, &index);
+    if (s == NULL)
+        return;
+    atomic_exchange_explicit(&s->bytes, p->bytes, memory_order_relaxed);
+    atomic_exchange_explicit(&s->hash, bytes_hash(p->src, p->bytes), memory_order_relaxed);
+    atomic_exchange_explicit(&s->to_pe, (uint64_t)p->pe, memory_order_relaxed);
+    atomic_exchange_explicit(&s->call, p->call, memory_order_relaxed);
+    atomic_exchange_explicit(&s->issuer, t, memory_order_relaxed);
+    atomic_exchange_explicit(&s->armed, 1, memory_order_relaxed);
+    for (int k = 0; k < t->n_armed; k++)
+        if (t->armed[k] == index)
+            return;
+    t->armed[t->n_armed++] = index;
+}
+
+/* Fails when an armed slot's source changed: `call` (on this thread) found it. */
+static void reuse_check_slot(pgas_thread *t, pgas_reuse_slot *s, const char *call,
+                             const char *found_by)
+{
+    if (atomic_load_explicit(&s->armed, memory_order_relaxed) == 0)
+        return;
+    const void *src = (const void *)atomic_load_explicit(&s->src, memory_order_relaxed);
+    const size_t bytes = atomic_load_explicit(&s->bytes, memory_order_relaxed);
+    if (bytes_hash(src, bytes) == atomic_load_explicit(&s->hash, memory_order_relaxed))
+        return;
+    const pgas_thread *issuer = atomic_load_explicit(&s->issuer, memory_order_relaxed);
+    const char *first = atomic_load_explicit(&s->call, memory_order_relaxed);
+    char where[160];
+    pgas_describe_address(t->world, src, where, sizeof where);
+    pgas_fail(call,
+              "the source of an earlier non-blocking put (%s of %zu bytes from %s to PE %d, "
+              "issued by %s) was overwritten before that put was complete: no nvshmem_quiet "
+              "(or barrier) followed it on its thread, and %s found the bytes changed; call "
+              "nvshmem_quiet after a non-blocking put and before reusing its source buffer",
+              first != NULL ? first : "a put", bytes, where,
+              (int)atomic_load_explicit(&s->to_pe, memory_order_relaxed),
+              issuer != NULL ? issuer->label : "?", found_by);
+}
+
+/* A new put reads src: an earlier incomplete put from the same source must still see the
+ * bytes it was given. */
+static void reuse_check_source(pgas_thread *t, const void *src, size_t bytes)
+{
+    int index;
+    pgas_reuse_slot *s = reuse_slot(t, src, false, &index);
+    if (s != NULL && atomic_load_explicit(&s->bytes, memory_order_relaxed) == bytes)
+        reuse_check_slot(t, s, t->api_call != NULL ? t->api_call : "put",
+                         "this put from the same source");
+}
+
+/* Quiet: this thread's puts are complete; their sources must not have changed before. */
+static void reuse_complete(pgas_thread *t)
+{
+    pgas_reuse_slot *table = t->world->pes[t->pe].reuse;
+    for (int k = 0; k < t->n_armed; k++) {
+        pgas_reuse_slot *s = &table[t->armed[k]];
+        reuse_check_slot(t, s, "nvshmem_quiet", "the issuing thread's nvshmem_quiet");
+        if (atomic_load_explicit(&s->issuer, memory_order_relaxed) == t)
+            atomic_exchange_explicit(&s->armed, 0, memory_order_relaxed);
+    }
+    t->n_armed = 0;
+}
+
+/* ---- queue ---------------------------------------------------------------------------- */
+
+static void deliver_at(pgas_thread *t, size_t i, bool completes)
 {
     pgas_pending p = t->pending[i];
     /* Keep queue order for the rest; the order of delivery comes from the random picks. */
     memmove(&t->pending[i], &t->pending[i + 1], (t->n_pending - i - 1) * sizeof *t->pending);
     t->n_pending--;
     deliver_now(&p);
+    if (!completes && !p.is_get && p.snapshot == NULL && p.bytes > 0)
+        reuse_arm(t, &p);
     free(p.snapshot);
 }
 
-/* Delivers, in random eligible order, the queued ops that match (pe < 0: all PEs). */
-static void deliver_matching(pgas_thread *t, int pe, uint32_t below_epoch)
+/* Delivers, in random eligible order, the queued ops that match (pe < 0: all PEs);
+ * `completes` when a quiet delivers them (their sources are then free). */
+static void deliver_matching(pgas_thread *t, int pe, uint32_t below_epoch, bool completes)
 {
     for (;;) {
         size_t candidates[64];
@@ -131,7 +247,7 @@ static void deliver_matching(pgas_thread *t, int pe, uint32_t below_epoch)
         }
         if (n == 0)
             return;
-        deliver_at(t, candidates[pgas_rng_next(&t->rng) % n]);
+        deliver_at(t, candidates[pgas_rng_next(&t->rng) % n], completes);
     }
 }
 
@@ -142,7 +258,7 @@ static void deliver_some(pgas_thread *t)
     while (t->n_pending > 0 && pgas_rng_next(&t->rng) % 3 == 0) {
         size_t i = pgas_rng_next(&t->rng) % t->n_pending;
         if (eligible(t, i))
-            deliver_at(t, i);
+            deliver_at(t, i, false);
     }
 }
 
@@ -158,6 +274,9 @@ static void queue_put(pgas_thread *t, pgas_pending *p, bool nbi)
         }
         memcpy(p->snapshot, p->src, p->bytes);
     }
+    if (p->bytes > 0)
+        reuse_check_source(t, p->src, p->bytes);
+    p->call = t->api_call;
     deliver_some(t);
     enqueue(t, p);
 }
@@ -218,15 +337,25 @@ void pgas_fence(pgas_thread *t)
 
 void pgas_quiet(pgas_thread *t)
 {
-    if (t->n_pending > 0 && !shmemu_bug(SHMEMU_BUG_RT_QUIET_NOOP))
-        deliver_matching(t, -1, UINT32_MAX);
+    if (shmemu_bug(SHMEMU_BUG_RT_QUIET_NOOP))
+        return;
+    if (t->n_pending > 0)
+        deliver_matching(t, -1, UINT32_MAX, true);
+    if (t->n_armed > 0)
+        reuse_complete(t);
+}
+
+void pgas_deliver_all(pgas_thread *t)
+{
+    if (t->n_pending > 0)
+        deliver_matching(t, -1, UINT32_MAX, false);
 }
 
 void pgas_deliver_before_op(pgas_thread *t, int pe, bool all_to_pe)
 {
     if (t->n_pending == 0)
         return;
-    deliver_matching(t, pe, all_to_pe ? UINT32_MAX : t->fence_epoch);
+    deliver_matching(t, pe, all_to_pe ? UINT32_MAX : t->fence_epoch, false);
 }
 
 void pgas_pending_free(pgas_thread *t)

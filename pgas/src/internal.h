@@ -119,6 +119,23 @@ typedef struct pgas_wake_bucket {
     char pad[56];
 } pgas_wake_bucket;
 
+/* Checking mode: the source of a non-blocking put that was delivered (for progress) but not
+ * yet completed by nvshmem_quiet or a barrier on its issuing thread. Reusing that source is a
+ * bug even though the bytes have left (on a GPU the put may still be reading it); the next
+ * put from the same source, or the issuer's quiet, compares its bytes with `hash`
+ * (delivery.c). Every field is written with an atomic exchange and read relaxed: no
+ * ordering, and nothing a race checker counts as a write (DESIGN D4). */
+#define PGAS_REUSE_SLOTS 64
+typedef struct pgas_reuse_slot {
+    _Atomic uintptr_t src;    /* the source address; 0: free; never changes once claimed */
+    _Atomic uint64_t armed;   /* 1 while the put is not known complete */
+    _Atomic uint64_t bytes;
+    _Atomic uint64_t hash;    /* of the source bytes when the put was delivered */
+    _Atomic uint64_t to_pe;
+    _Atomic(const char *) call;
+    _Atomic(const struct pgas_thread *) issuer;
+} pgas_reuse_slot;
+
 typedef struct pgas_pe {
     int id;
     _Atomic int init_status;  /* NVSHMEM_STATUS_* */
@@ -135,6 +152,7 @@ typedef struct pgas_pe {
     _Atomic int openshmem_names;
     /* For waits on several words of this heap at once (wait_until_any and friends). */
     _Alignas(64) pgas_wake_bucket any_word_bucket;
+    pgas_reuse_slot reuse[PGAS_REUSE_SLOTS]; /* checking mode, delivery.c */
 } pgas_pe;
 
 /* ---- threads ------------------------------------------------------------------------- */
@@ -167,6 +185,10 @@ struct pgas_thread {
     size_t cap_pending;
     uint32_t fence_epoch;
     uint64_t rng;
+    /* checking mode: this thread's armed reuse slots (indexes into its PE's table), cleared
+     * by its next quiet; touched by this thread only */
+    int armed[PGAS_REUSE_SLOTS];
+    int n_armed;
     /* deterministic mode: this thread's schedulable entity (sched.c); NULL when
      * free-running, so the mode costs one predictable branch on the hot paths */
     struct pgas_sched_entity *ent;
@@ -255,7 +277,13 @@ void pgas_deliver_put_signal(pgas_thread *self, int pe, char *target, const void
 void pgas_deliver_get(pgas_thread *self, int pe, char *local_dest, const char *remote_src,
                       size_t bytes, bool nbi);
 void pgas_fence(pgas_thread *self);
+/* nvshmem_quiet and what implies it (barriers, collectives, finalize): delivers everything
+ * the thread queued and completes it, so its sources may be reused. */
 void pgas_quiet(pgas_thread *self);
+/* Delivers everything the thread queued for progress (a wait about to park, a _test call,
+ * the end of an emulated thread) without completing it: in checking mode the sources of its
+ * non-blocking puts stay in use until a pgas_quiet on this thread. */
+void pgas_deliver_all(pgas_thread *self);
 /* Delivers what must precede an operation on PE pe issued now: everything queued to pe
  * before the last fence (or everything queued to pe when all_to_pe). */
 void pgas_deliver_before_op(pgas_thread *self, int pe, bool all_to_pe);

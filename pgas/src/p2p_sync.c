@@ -156,7 +156,7 @@ static size_t set_wait_some(const ivar_set *s, size_t *indices)
 static pgas_thread *check_test(const ivar_set *s)
 {
     pgas_thread *t = check_set(s);
-    pgas_quiet(t);
+    pgas_deliver_all(t);
     pgas_sched_point(t, s->call, false);
     return t;
 }

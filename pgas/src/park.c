@@ -317,7 +317,7 @@ static bool wait_until_holds(wait_condition *c, const char *call, const char *wh
     /* Slow path. Deliver this thread's queued puts first: a wait must never depend on
      * puts that only its own later progress would deliver. */
     if (t != NULL)
-        pgas_quiet(t);
+        pgas_deliver_all(t);
     wake_bucket *b = bucket_of(c->addr);
     _Atomic int *pe_parked = NULL;
     if (t != NULL) {

@@ -136,7 +136,7 @@ static void thread_detach(volatile uint32_t *exited)
 {
     if (self == NULL)
         return;
-    pgas_quiet(self);
+    pgas_deliver_all(self);
     if (exited != NULL) {
         (void)__atomic_exchange_n(exited, 1u, __ATOMIC_RELAXED);
         if (self->ent != NULL)
