@@ -29,6 +29,7 @@ OUTDIR=$BUILD/bench/md
 LOG=$OUTDIR/md.log
 BEGIN='<!-- bench/md_lammps.sh begin -->'
 END='<!-- bench/md_lammps.sh end -->'
+. bench/results_section.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 command -v lmp >/dev/null || { echo "md_lammps.sh: lmp not found (apt-get install lammps)" >&2; exit 2; }
@@ -156,12 +157,7 @@ if [ -n "$bad" ]; then
     failures=$((failures + 1))
 fi
 
-tmp=$RESULTS.tmp.$$
 {
-    if [ -f "$RESULTS" ]; then
-        awk -v b="$BEGIN" -v e="$END" '$0 == b { skip = 1 } !skip { print } $0 == e { skip = 0 }' "$RESULTS"
-    fi
-    echo "$BEGIN"
     echo "$section"
     echo
     echo "<details><summary>raw log</summary>"
@@ -171,7 +167,7 @@ tmp=$RESULTS.tmp.$$
     echo '```'
     echo
     echo "</details>"
-    echo "$END"
-} >"$tmp" && mv -f "$tmp" "$RESULTS" || { rm -f "$tmp"; echo "md_lammps.sh: could not write $RESULTS" >&2; exit 2; }
+} | replace_results_section "$RESULTS" "$BEGIN" "$END" ||
+    { echo "md_lammps.sh: could not write $RESULTS" >&2; exit 2; }
 echo "md_lammps.sh: wrote $RESULTS" >&2
 [ "$failures" -eq 0 ]

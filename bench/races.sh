@@ -31,6 +31,7 @@ MD_TSAN=$TSAN_BUILD/bin/shmemu-md
 OUTDIR=$BUILD/bench/races
 BEGIN='<!-- bench/races.sh begin -->'
 END='<!-- bench/races.sh end -->'
+. bench/results_section.sh
 ARGS=(--cells 10 --pes 8 --dd 4x2x1 --halo fused --steps 10)
 for b in "$MD" "$MD_TSAN"; do
     [ -x "$b" ] || { echo "races.sh: $b is not built (make bench-races builds it)" >&2; exit 2; }
@@ -126,12 +127,5 @@ section=$(
 )
 echo "$section"
 
-tmp=$RESULTS.tmp.$$
-{
-    if [ -f "$RESULTS" ]; then
-        awk -v b="$BEGIN" -v e="$END" '$0 == b { skip = 1 } !skip { print } $0 == e { skip = 0 }' "$RESULTS"
-    fi
-    echo "$BEGIN"
-    echo "$section"
-    echo "$END"
-} >"$tmp" && mv -f "$tmp" "$RESULTS" || { rm -f "$tmp"; echo "races.sh: could not write $RESULTS" >&2; exit 2; }
+echo "$section" | replace_results_section "$RESULTS" "$BEGIN" "$END" ||
+    { echo "races.sh: could not write $RESULTS" >&2; exit 2; }

@@ -27,6 +27,7 @@ SECONDS_EACH=${BENCH_SECONDS:-10}
 RESULTS=${BENCH_RESULTS:-bench/RESULTS.md}
 BEGIN='<!-- bench/sched_explore.sh begin -->'
 END='<!-- bench/sched_explore.sh end -->'
+. bench/results_section.sh
 for f in "$EXPLORE" "$MD" "$BENCH"; do
     [ -x "$f" ] || { echo "sched_explore.sh: $f is missing (make BUILD=$BUILD bench-sched)" >&2; exit 2; }
 done
@@ -137,13 +138,6 @@ too: scripts/check-sched-tools.sh). A bug that a single free-running run already
 found by the first seed; \`x-signal-before-data\` shows the strategies differ: PCT finds it at
 the first seed, 60 random seeds do not."
 
-tmp=$RESULTS.tmp.$$
-{
-    if [ -f "$RESULTS" ]; then
-        awk -v b="$BEGIN" -v e="$END" '$0 == b { skip = 1 } !skip { print } $0 == e { skip = 0 }' "$RESULTS"
-    fi
-    echo "$BEGIN"
-    echo "$section"
-    echo "$END"
-} >"$tmp" && mv -f "$tmp" "$RESULTS" || { rm -f "$tmp"; echo "sched_explore.sh: could not write $RESULTS" >&2; exit 2; }
+echo "$section" | replace_results_section "$RESULTS" "$BEGIN" "$END" ||
+    { echo "sched_explore.sh: could not write $RESULTS" >&2; exit 2; }
 echo "sched_explore.sh: wrote $RESULTS (raw log: $log)" >&2

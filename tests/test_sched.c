@@ -32,6 +32,7 @@
 #include "shmemu/kernel.h"
 #include "shmemu/pgas.h"
 #include "support/pe_check.h"
+#include "support/sched_env.h"
 
 /* ---- a pgas program: a ring of put-with-signal, then a reduction ---------------------- */
 
@@ -62,22 +63,6 @@ static int ring_body(void *arg)
     nvshmem_free(data);
     nvshmem_finalize();
     return 0;
-}
-
-static void set_sched(const char *strategy, int seed)
-{
-    char s[32];
-    snprintf(s, sizeof s, "%d", seed);
-    setenv("SHMEMU_SCHED", strategy, 1);
-    setenv("SHMEMU_SEED", s, 1);
-}
-
-static void clear_sched(void)
-{
-    unsetenv("SHMEMU_SCHED");
-    unsetenv("SHMEMU_SEED");
-    unsetenv("SHMEMU_TRACE_OUT");
-    unsetenv("SHMEMU_REPLAY");
 }
 
 static void run_ring(int n, const char *strategy, int seed, ring_result *res,

@@ -13,6 +13,7 @@
 
 #include "par.h"
 #include "shmemu/pgas.h"
+#include "support/sched_env.h"
 #include "test_md_util.h"
 
 #define STEPS 3
@@ -59,22 +60,6 @@ static void run_md(md_halo_kind halo, rec *r, shmemu_sched_stats *st)
     if (st != NULL)
         assert_int_equal(shmemu_sched_last_stats(st), 0);
     md_system_free(&sys);
-}
-
-static void set_sched(const char *strategy, int seed)
-{
-    char s[32];
-    snprintf(s, sizeof s, "%d", seed);
-    setenv("SHMEMU_SCHED", strategy, 1);
-    setenv("SHMEMU_SEED", s, 1);
-}
-
-static void clear_sched(void)
-{
-    unsetenv("SHMEMU_SCHED");
-    unsetenv("SHMEMU_SEED");
-    unsetenv("SHMEMU_TRACE_OUT");
-    unsetenv("SHMEMU_REPLAY");
 }
 
 static void test_every_strategy_gives_free_bits(void **state)

@@ -1,0 +1,21 @@
+# bench/results_section.sh: sourced by the bench scripts that own a section of
+# bench/RESULTS.md (md_lammps.sh, races.sh, sched_explore.sh).
+#
+#   replace_results_section FILE BEGIN END < body
+#
+# Writes FILE with the lines from BEGIN to END (markers included) replaced by BEGIN, the body
+# read from standard input, and END; the section goes at the end when FILE has none. The file
+# is written whole (a temporary file, then rename), so a run that dies leaves the old one.
+# bench/run.sh rewrites the rest of the file and keeps these sections.
+replace_results_section() {
+    local file=$1 begin=$2 end=$3
+    local tmp=$file.tmp.$$
+    {
+        if [ -f "$file" ]; then
+            awk -v b="$begin" -v e="$end" '$0 == b { skip = 1 } !skip { print } $0 == e { skip = 0 }' "$file"
+        fi
+        echo "$begin"
+        cat
+        echo "$end"
+    } >"$tmp" && mv -f "$tmp" "$file" || { rm -f "$tmp"; return 1; }
+}
