@@ -155,6 +155,7 @@ run_one() { # tool bug file config log
     fi
     local status
     if grep -q 'shmemu: hang' "$log"; then status=hang
+    elif [ "$n" = 0 ] && grep -qE '^shmemu: PE [0-9]+: [a-z_0-9]+: ' "$log"; then status=shmemu-error
     elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then status=timeout
     elif [ "$n" -gt 0 ]; then status=reported
     elif [ "$rc" != 0 ]; then status=failed
@@ -268,6 +269,7 @@ cell() { # status|n|first|at_plant|secs|rc
     hang+reported) printf 'yes: %s at %s, then hang (%ss)' "$n" "${first:-?}" "$secs" ;;
     timeout*) printf 'timeout (%ss)' "$secs" ;;
     failed*) printf 'run failed (%ss)' "$secs" ;;
+    shmemu-error) printf 'no report: shmemu'"'"'s own error stops the run, as natively (%ss)' "$secs" ;;
     *) printf '%s' "$st" ;;
     esac
 }
@@ -277,9 +279,9 @@ sched_cell() { # status|schedule|runs|secs
     case "$st" in
     - | "") printf 'not yet' ;;
     same) printf 'no: %s schedules (%ss)' "$runs" "$secs" ;;
-    differs) printf 'yes: checksum differs at schedule %s, \`%s\` (%ss)' "$runs" "$where" "$secs" ;;
-    hang) printf 'yes: hang/deadlock report at schedule %s, \`%s\` (%ss)' "$runs" "$where" "$secs" ;;
-    *) printf '%s at \`%s\` (%ss)' "$st" "$where" "$secs" ;;
+    differs) printf 'yes: checksum differs at schedule %s, `%s` (%ss)' "$runs" "$where" "$secs" ;;
+    hang) printf 'yes: hang/deadlock report at schedule %s, `%s` (%ss)' "$runs" "$where" "$secs" ;;
+    *) printf '%s at `%s` (%ss)' "$st" "$where" "$secs" ;;
     esac
 }
 tmp=$OUT.tmp.$$
