@@ -3,12 +3,16 @@
 # the CUDA build of the MD app (GPU_MD) and the CPU emulator's (CPU_MD) on the same input
 # and decomposition, and compares the checksum of every thermo line (DESIGN D3: the same
 # bits, any difference is a bug). Configurations: 1 GPU, and 2 GPUs when there are 2 or
-# more; halo fused and pulse; transport direct (nvshmem_ptr) and signal (put-with-signal,
-# forced). With GPU_CHECK_ORACLE=1 (the default) each multi-GPU configuration also runs
-# with --check (the serial reference at every step and the id-coded halo test).
+# more; halo fused, pulse and host (the CPU-initiated baseline); transport direct
+# (nvshmem_ptr) and signal (put-with-signal, forced). With GPU_CHECK_ORACLE=1 (the default)
+# each multi-GPU configuration also runs with --check (the serial reference at every step
+# and the id-coded halo test).
 #
 #   GPU_CHECK_ARGS   the input (default: --cells 6 --steps 60 --thermo 2; nstlist 20)
 #   GPU_CHECK_PES    PE counts to try (default: 1, and 2 and 4 as far as GPUs allow)
+#   GPU_CHECK_HALOS  halo variants (default: fused pulse host)
+#   GPU_CHECK_GPU_ARGS  options for the GPU program only (e.g. --graph, --force-kernel loop):
+#                    its checksums must still equal the CPU emulator's default run
 #   GPU_CHECK_LOG    folder for every run's output (default: gpu-check-logs)
 #   GPU_CHECK_TIMEOUT seconds per run (default 180)
 # Prints MATCH or MISMATCH per configuration and a summary; exits 1 on any mismatch or
@@ -20,6 +24,8 @@ ARGS=${GPU_CHECK_ARGS:---cells 6 --steps 60 --thermo 2}
 LOG=${GPU_CHECK_LOG:-gpu-check-logs}
 TMO=${GPU_CHECK_TIMEOUT:-180}
 ORACLE=${GPU_CHECK_ORACLE:-1}
+HALOS=${GPU_CHECK_HALOS:-fused pulse host}
+GARGS=${GPU_CHECK_GPU_ARGS:-}
 export NVSHMEM_DISABLE_NVLS=1   # never NVLink multicast (shared hosts)
 [ -n "${NVSHMEM_LIB:-}" ] && export LD_LIBRARY_PATH="$NVSHMEM_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 mkdir -p "$LOG"
@@ -35,7 +41,7 @@ if [ -z "${GPU_CHECK_PES:-}" ]; then
     [ "$ngpu" -ge 4 ] && GPU_CHECK_PES="1 2 4"
 fi
 dev=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-echo "gpu-check: $(date -u '+%Y-%m-%d %H:%M UTC'), $ngpu x $dev, input: $ARGS"
+echo "gpu-check: $(date -u '+%Y-%m-%d %H:%M UTC'), $ngpu x $dev, input: $ARGS${GARGS:+ (GPU only: $GARGS)}"
 
 # "step checksum" of every thermo line (not comments, not the final 'checksum' line).
 thermo() { grep -v '^#' "$1" | grep -v '^checksum' | awk 'NF > 2 { print $1, $NF }'; }
@@ -43,14 +49,14 @@ thermo() { grep -v '^#' "$1" | grep -v '^checksum' | awk 'NF > 2 { print $1, $NF
 fail=0
 matched=""
 for pes in $GPU_CHECK_PES; do
-    for halo in fused pulse; do
+    for halo in $HALOS; do
         for tr in direct signal; do
             tag="p${pes}-${halo}-${tr}"
             cpu="$LOG/$tag.cpu" gpu="$LOG/$tag.gpu"
             "$CPU_MD" $ARGS --pes "$pes" --halo "$halo" --transport "$tr" >"$cpu" 2>"$cpu.err"
             crc=$?
             t0=$(date +%s.%N)
-            timeout "$TMO" "$GPU_MD" $ARGS --pes "$pes" --halo "$halo" --transport "$tr" \
+            timeout "$TMO" "$GPU_MD" $ARGS $GARGS --pes "$pes" --halo "$halo" --transport "$tr" \
                 >"$gpu" 2>"$gpu.err"
             grc=$?
             t1=$(date +%s.%N)
@@ -74,8 +80,8 @@ for pes in $GPU_CHECK_PES; do
                 fail=1
             fi
             if [ "$ORACLE" = 1 ] && [ "$pes" -gt 1 ]; then
-                timeout "$TMO" "$GPU_MD" $ARGS --pes "$pes" --halo "$halo" --transport "$tr" \
-                    --check >"$gpu.check" 2>"$gpu.check.err"
+                timeout "$TMO" "$GPU_MD" $ARGS $GARGS --pes "$pes" --halo "$halo" \
+                    --transport "$tr" --check >"$gpu.check" 2>"$gpu.check.err"
                 orc=$?
                 line=$(grep '^# check:' "$gpu.check")
                 if [ $orc -eq 0 ] && [ -n "$line" ]; then

@@ -5,8 +5,12 @@
  *   - pulse vs fused, direct vs put-signal, both pulse orders, two-pulse grids;
  *   - repeated runs give the same bits; total momentum exactly zero at every step;
  *   - halo contents: global ids encoded in the coordinates, every received slot checked
- *     (with its periodic shift) at every search, 1D/2D/3D and two pulses, each variant.
+ *     (with its periodic shift) at every search, 1D/2D/3D and two pulses, each variant;
+ *   - the CPU-initiated baseline (--halo host) and the thread-per-entry force kernels (the
+ *     GPU's form, run here on the emulator's fibers) give the same bits;
+ *   - --graph is refused by the CPU build, with the reason.
  */
+#include "options.h"
 #include "par.h"
 #include "test_md_util.h"
 
@@ -42,34 +46,46 @@ static void serial_ref(const md_system *sys, const md_params *par, uint64_t *out
     md_sim_destroy(s);
 }
 
-static void par_run(const md_system *sys, const md_params *par, int nx, int ny, int nz,
-                    bool xyz, md_halo_kind halo, md_transport tr, bool check_halo,
-                    const uint64_t *ref)
+static const char *halo_str(md_halo_kind h)
+{
+    return h == MD_HALO_PULSE ? "pulse" : h == MD_HALO_HOST ? "host" : "fused";
+}
+
+/* Runs with options o (sample_every is set here) and requires ref at every step. */
+static void par_run_opts(const md_system *sys, const md_params *par, int nx, int ny, int nz,
+                         bool xyz, md_par_opts o, const uint64_t *ref)
 {
     md_ddparams dd = md_test_ddparams(nx, ny, nz, xyz);
-    md_par_opts o;
-    md_par_opts_default(&o);
-    o.halo = halo;
-    o.transport = tr;
     o.sample_every = 1;
-    o.check_halo = check_halo;
+    const char *tr = o.transport == MD_TRANSPORT_SIGNAL ? "signal" : "direct";
+    const char *fk = o.force == MD_FORCE_THREADS ? " threads" : "";
     rec r;
     memset(&r, 0, sizeof r);
     md_par_result res;
     md_error err;
     if (md_par_run(sys, par, &dd, &o, record, &r, &res, &err) != 0)
-        fail_msg("%dx%dx%d %s %s: %s", nx, ny, nz, halo ? "pulse" : "fused",
-                 tr == MD_TRANSPORT_SIGNAL ? "signal" : "direct", err.msg);
+        fail_msg("%dx%dx%d %s %s%s: %s", nx, ny, nz, halo_str(o.halo), tr, fk, err.msg);
     assert_int_equal(r.n, par->steps + 1);
     assert_int_equal(r.mom_bad, 0);
     for (long k = 0; k <= par->steps; k++)
         if (r.sum[k] != ref[k])
-            fail_msg("%dx%dx%d %s %s %s, step %ld: checksum %016llx, serial %016llx", nx, ny,
-                     nz, xyz ? "xyz" : "zyx", halo ? "pulse" : "fused",
-                     tr == MD_TRANSPORT_SIGNAL ? "signal" : "direct", k,
+            fail_msg("%dx%dx%d %s %s %s%s, step %ld: checksum %016llx, serial %016llx", nx,
+                     ny, nz, xyz ? "xyz" : "zyx", halo_str(o.halo), tr, fk, k,
                      (unsigned long long)r.sum[k], (unsigned long long)ref[k]);
-    if (check_halo && res.pulses[0] + res.pulses[1] + res.pulses[2] > 0)
+    if (o.check_halo && res.pulses[0] + res.pulses[1] + res.pulses[2] > 0)
         assert_true(res.halo_checks > 0);
+}
+
+static void par_run(const md_system *sys, const md_params *par, int nx, int ny, int nz,
+                    bool xyz, md_halo_kind halo, md_transport tr, bool check_halo,
+                    const uint64_t *ref)
+{
+    md_par_opts o;
+    md_par_opts_default(&o);
+    o.halo = halo;
+    o.transport = tr;
+    o.check_halo = check_halo;
+    par_run_opts(sys, par, nx, ny, nz, xyz, o, ref);
 }
 
 static void small_system(md_system *sys, md_params *par, int cx, int cy, int cz)
@@ -172,11 +188,11 @@ static void test_phase_times(void **state)
     small_system(&sys, &par, 6, 6, 6);
     uint64_t ref[MAXSTEPS + 1];
     serial_ref(&sys, &par, ref);
-    for (int h = 0; h < 2; h++) {
+    for (int h = 0; h < 3; h++) {
         md_ddparams dd = md_test_ddparams(2, 1, 1, false);
         md_par_opts o;
         md_par_opts_default(&o);
-        o.halo = h ? MD_HALO_PULSE : MD_HALO_FUSED;
+        o.halo = h == 2 ? MD_HALO_HOST : h ? MD_HALO_PULSE : MD_HALO_FUSED;
         o.sample_every = 1;
         o.phase_times = true;
         rec r;
@@ -195,6 +211,99 @@ static void test_phase_times(void **state)
     md_system_free(&sys);
 }
 
+/* The CPU-initiated baseline: 1D, 2D and two pulses, direct and put-signal, halo contents
+ * checked at every search. */
+static void test_host_baseline(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_params par;
+    small_system(&sys, &par, 8, 4, 4);
+    uint64_t ref[MAXSTEPS + 1];
+    serial_ref(&sys, &par, ref);
+    static const int g[][3] = {{2, 1, 1}, {2, 2, 1}, {4, 1, 1}};
+    for (size_t k = 0; k < 3; k++)
+        for (int t = 1; t <= 2; t++)
+            if (!md_test_valgrind() || (k == 1 && t == 2))
+                par_run(&sys, &par, g[k][0], g[k][1], g[k][2], false, MD_HALO_HOST,
+                        (md_transport)t, true, ref);
+    md_system_free(&sys);
+}
+
+/* The GPU's force kernels (a thread per pair-list entry, integer atomics, warp sums of the
+ * counters) and its update geometry, on the emulator: the pair loop's bits, on 1 PE (all
+ * pairs local) and with halos in every variant; energies too (every step is an output). */
+static void test_force_threads(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_params par;
+    small_system(&sys, &par, 6, 6, 6);
+    par.steps = md_test_scaled(4, 2);
+    uint64_t ref[MAXSTEPS + 1];
+    serial_ref(&sys, &par, ref);
+    static const int g[][3] = {{1, 1, 1}, {2, 1, 1}, {1, 2, 2}};
+    for (size_t k = 0; k < 3; k++)
+        for (int h = 0; h < 3; h++) {
+            if (md_test_valgrind() && !(k == 1 && h == 0))
+                continue;
+            md_par_opts o;
+            md_par_opts_default(&o);
+            o.halo = h == 0 ? MD_HALO_FUSED : h == 1 ? MD_HALO_PULSE : MD_HALO_HOST;
+            o.transport = h == 1 ? MD_TRANSPORT_SIGNAL : MD_TRANSPORT_AUTO;
+            o.force = MD_FORCE_THREADS;
+            o.force_blocks = 3; /* grid-stride over the entries (a GPU takes one per 128) */
+            par_run_opts(&sys, &par, g[k][0], g[k][1], g[k][2], false, o, ref);
+        }
+    md_system_free(&sys);
+}
+
+/* --graph needs CUDA graphs: the CPU build says so instead of running without them. */
+static void test_graph_refused(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_params par;
+    small_system(&sys, &par, 6, 6, 6);
+    md_ddparams dd = md_test_ddparams(2, 1, 1, false);
+    md_par_opts o;
+    md_par_opts_default(&o);
+    o.graph = true;
+    md_par_result res;
+    md_error err;
+    assert_int_not_equal(md_par_run(&sys, &par, &dd, &o, NULL, NULL, &res, &err), 0);
+    assert_non_null(strstr(err.msg, "--graph"));
+    assert_non_null(strstr(err.msg, "CUDA build"));
+    md_system_free(&sys);
+}
+
+/* The command line of the options above: values, and errors that name the fix. */
+static void test_options(void **state)
+{
+    (void)state;
+    md_options o;
+    md_error err;
+    char *ok[] = {"shmemu-md", "--halo", "host", "--force-kernel", "threads", "--graph=x"};
+    assert_int_not_equal(md_options_parse(6, ok, &o, &err), 0); /* --graph takes no value */
+    assert_non_null(strstr(err.msg, "--graph"));
+    assert_int_equal(md_options_parse(5, ok, &o, &err), 0);
+    assert_int_equal(o.halo, MD_HALO_HOST);
+    assert_int_equal(o.force, MD_FORCE_THREADS);
+    char *graph_host[] = {"shmemu-md", "--halo", "host", "--graph"};
+    assert_int_not_equal(md_options_parse(4, graph_host, &o, &err), 0);
+    assert_non_null(strstr(err.msg, "--halo fused or pulse"));
+    char *graph[] = {"shmemu-md", "--graph", "--force-kernel", "loop"};
+    assert_int_equal(md_options_parse(4, graph, &o, &err), 0);
+    assert_true(o.graph);
+    assert_int_equal(o.force, MD_FORCE_LOOP);
+    char *bad[] = {"shmemu-md", "--force-kernel", "warp"};
+    assert_int_not_equal(md_options_parse(3, bad, &o, &err), 0);
+    assert_non_null(strstr(err.msg, "give loop, threads or auto"));
+    char *serial[] = {"shmemu-md", "--halo", "serial", "--force-kernel", "threads"};
+    assert_int_not_equal(md_options_parse(5, serial, &o, &err), 0);
+    assert_non_null(strstr(err.msg, "--halo serial runs no kernels"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +312,10 @@ int main(void)
         cmocka_unit_test(test_two_pulses),
         cmocka_unit_test(test_halo_contents),
         cmocka_unit_test(test_phase_times),
+        cmocka_unit_test(test_host_baseline),
+        cmocka_unit_test(test_force_threads),
+        cmocka_unit_test(test_graph_refused),
+        cmocka_unit_test(test_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

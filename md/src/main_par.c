@@ -183,6 +183,8 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
     po.transport = o->transport;
     po.check_halo = o->check;
     po.phase_times = o->timing;
+    po.force = o->force;
+    po.graph = o->graph;
     po.sample_every = o->check ? 1 : 0;
     po.first_step = ctx.first;
     po.want = io_want;
@@ -208,7 +210,7 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
            md_pos_to_double(sys->box.len[2]), o->data ? o->data : "fcc lattice");
     printf("# rc %g skin %g nstlist %d dt %g steps %ld shift %s\n", o->par.rc, o->par.skin,
            o->par.nstlist, o->par.dt, o->par.steps, o->par.shift ? "yes" : "no");
-    static const char *halo_name[] = {"fused", "pulse", "serial"};
+    static const char *halo_name[] = {"fused", "pulse", "serial", "host"};
     static const char *tr_name[] = {"auto", "direct", "signal"};
     printf("# decomposition %dx%dx%d (%d PE threads, halo %s, transport %s), pulses x %d y %d "
            "z %d, order %c%c%c\n", g.n[0], g.n[1], g.n[2], o->dd.pes, halo_name[o->halo],
@@ -255,6 +257,10 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
                 done, res.seconds, res.setup_seconds,
                 (double)sys->atoms.n * (double)done / res.seconds, o->dd.pes,
                 halo_name[o->halo], res.direct_pulses, res.signal_pulses);
+    if (o->graph && status == 0)
+        fprintf(stderr, "shmemu-md: --graph: %ld steps launched as CUDA graphs on PE 0 (%ld "
+                "instantiations, the rest updated in place)\n", res.graph_launches,
+                res.graph_builds);
     if (o->timing && res.timed_steps > 0) {
         fprintf(stderr, "shmemu-md: --timing: PE 0, ms per step over %ld steps without a "
                 "search:", res.timed_steps);

@@ -40,12 +40,20 @@ void md_options_usage(FILE *f)
         "  --pes N               PE threads (default 1, or the product of --dd)\n"
         "  --dd AxBxC            domains along x, y, z (default: chosen from --pes and the box)\n"
         "  --dim-order zyx|xyz   pulse order of the dimensions (default zyx, as paper 000)\n"
-        "  --halo fused|pulse|serial  halo kernels: fused (paper 000 Alg. 3-6, default), one\n"
-        "                        kernel per pulse, or the serial reference driver (every PE\n"
-        "                        simulated in one thread, no kernels)\n"
+        "  --halo fused|pulse|host|serial  halo kernels: fused (paper 000 Alg. 3-6, default),\n"
+        "                        one kernel per pulse, the CPU-initiated baseline (per\n"
+        "                        pulse: pack kernel, host waits, host put, barrier, unpack\n"
+        "                        kernel; paper 000 Fig. 1), or the serial reference driver\n"
+        "                        (every PE simulated in one thread, no kernels)\n"
         "  --transport direct|signal|auto  halo transport per pulse: direct stores through\n"
         "                        nvshmem_ptr, put-with-signal, or direct where nvshmem_ptr\n"
         "                        gives the peer (auto, default)\n"
+        "  --force-kernel loop|threads|auto  non-bonded kernels: the pair loop on a few\n"
+        "                        one-thread blocks, or a thread per pair-list entry; auto\n"
+        "                        (default): loop on the CPU build, threads on a GPU (the\n"
+        "                        same bits either way)\n"
+        "  --graph               CUDA build: capture each step without a pair search as a\n"
+        "                        CUDA graph and launch it whole (not with --halo host)\n"
         "output and restart (every driver writes the same bytes; a restart may change\n"
         "--pes, --dd, --halo and --transport):\n"
         "  --dump FILE           trajectory frames, atoms in id order, positions wrapped,\n"
@@ -162,11 +170,12 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
         name[nl] = '\0';
         if (eq)
             val = eq + 1;
-        static const char *flags[] = {"--help", "--shift", "--check", "--timing"};
+        static const char *flags[] = {"--help", "--shift", "--check", "--timing", "--graph"};
         static const char *valued[] = {
             "--cells", "--density", "--temperature", "--seed", "--data", "--steps",
             "--dt", "--rc", "--skin", "--nstlist", "--thermo", "--pes", "--dd",
-            "--dim-order", "--halo", "--transport", "--dump", "--checkpoint", "--restart"};
+            "--dim-order", "--halo", "--transport", "--dump", "--checkpoint", "--restart",
+            "--force-kernel"};
         bool is_flag = false, known = false;
         for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
             is_flag |= strcmp(name, flags[k]) == 0;
@@ -194,6 +203,8 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
             o->check = true;
         } else if (!strcmp(name, "--timing")) {
             o->timing = true;
+        } else if (!strcmp(name, "--graph")) {
+            o->graph = true;
         } else if (!strcmp(name, "--cells")) {
             rc = parse_triple(name, val, ',', true, o->lat.cells, err);
             o->lattice_given = true;
@@ -254,10 +265,22 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
                 o->halo = MD_HALO_FUSED;
             else if (!strcmp(val, "pulse"))
                 o->halo = MD_HALO_PULSE;
+            else if (!strcmp(val, "host"))
+                o->halo = MD_HALO_HOST;
             else if (!strcmp(val, "serial"))
                 o->halo = MD_HALO_SERIAL;
             else
-                return md_fail(err, "--halo '%s': give fused, pulse or serial", val);
+                return md_fail(err, "--halo '%s': give fused, pulse or serial, or host (the "
+                                    "CPU-initiated baseline)", val);
+        } else if (!strcmp(name, "--force-kernel")) {
+            if (!strcmp(val, "auto"))
+                o->force = MD_FORCE_AUTO;
+            else if (!strcmp(val, "loop"))
+                o->force = MD_FORCE_LOOP;
+            else if (!strcmp(val, "threads"))
+                o->force = MD_FORCE_THREADS;
+            else
+                return md_fail(err, "--force-kernel '%s': give loop, threads or auto", val);
         } else if (!strcmp(name, "--transport")) {
             if (!strcmp(val, "auto"))
                 o->transport = MD_TRANSPORT_AUTO;
@@ -276,6 +299,14 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
     if (o->data && o->lattice_given)
         return md_fail(err, "--data reads the atoms from a file: leave out --cells, --density, "
                             "--temperature and --seed");
+    if (o->graph && o->halo == MD_HALO_HOST)
+        return md_fail(err, "--graph with --halo host: the host baseline waits for the GPU "
+                            "inside a step, which a CUDA graph cannot hold; use --halo fused "
+                            "or pulse with --graph");
+    if ((o->graph || o->force != MD_FORCE_AUTO) && o->halo == MD_HALO_SERIAL)
+        return md_fail(err, "--graph and --force-kernel choose the parallel driver's kernels; "
+                            "--halo serial runs no kernels: leave them out or pick another "
+                            "--halo");
     if (dd_given && !pes_given)
         o->dd.pes = o->dd.grid[0] * o->dd.grid[1] * o->dd.grid[2];
     if (md_io_options_check(&o->io, &o->par, err) != 0)

@@ -21,8 +21,10 @@ typedef struct md_options {
     bool check;         /* --check: brute-force pair and halo oracles every step */
     bool timing;        /* --timing: per-phase device times (parallel driver) */
     md_io_options io;   /* --dump --checkpoint --restart --progress ... (io.h) */
-    md_halo_kind halo;  /* --halo fused|pulse|serial (par.h; default fused) */
+    md_halo_kind halo;  /* --halo fused|pulse|host|serial (par.h; default fused) */
     md_transport transport; /* --transport direct|signal|auto (default auto) */
+    md_force_kind force;    /* --force-kernel loop|threads|auto (default auto) */
+    bool graph;             /* --graph: CUDA graph per step (CUDA build) */
 } md_options;
 
 /* Fills o from argv (defaults first). Returns -1 with a message naming the option. */

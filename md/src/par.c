@@ -45,7 +45,7 @@ static double now_s(void)
 
 /* ---- kernels of a step ------------------------------------------------------------------ */
 
-static md_halo_args halo_args(md_par_pe *c, uint64_t seq)
+md_halo_args md_par_halo_args(md_par_pe *c, uint64_t seq)
 {
     md_halo_args a;
     memset(&a, 0, sizeof a);
@@ -65,9 +65,13 @@ void md_par_halo_x(md_par_pe *c)
     const int np = c->grid.total_pulses;
     if (np == 0)
         return;
+    if (c->job->opt.halo == MD_HALO_HOST) { /* CPU-initiated baseline (par_host.c) */
+        md_par_host_halo_x(c);
+        return;
+    }
     if (!(shmemu_bug(SHMEMU_BUG_X_SEQ_NOT_INCREMENTED) && c->seq_x > 0))
         ++c->seq_x;
-    md_halo_args a = halo_args(c, c->seq_x);
+    md_halo_args a = md_par_halo_args(c, c->seq_x);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     if (c->job->opt.halo == MD_HALO_FUSED) {
         LAUNCH(md_fused_pack_comm_x, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
@@ -86,7 +90,11 @@ static void halo_f(md_par_pe *c, cudaStream_t stream)
     const int np = c->grid.total_pulses;
     if (np == 0)
         return;
-    md_halo_args a = halo_args(c, ++c->seq_f);
+    if (c->job->opt.halo == MD_HALO_HOST) { /* CPU-initiated baseline (par_host.c) */
+        md_par_host_halo_f(c);
+        return;
+    }
+    md_halo_args a = md_par_halo_args(c, ++c->seq_f);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     if (c->job->opt.halo == MD_HALO_FUSED) {
         LAUNCH(md_fused_comm_unpack_f, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, stream, a);
@@ -97,6 +105,20 @@ static void halo_f(md_par_pe *c, cudaStream_t stream)
         LAUNCH(md_pulse_comm_f, DIM3(1, 1, 1), DIM3(1, 1, 1), 0, stream, a);
         LAUNCH(md_pulse_unpack_f, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, stream, a);
     }
+}
+
+/* Threads per block of the thread-per-entry force kernels and of the update kernel on that
+ * path (a multiple of the warp: md_nonbonded_entries sums its counters per warp). */
+enum { MD_FORCE_THREADS_PER_BLOCK = 128, MD_UPDATE_THREADS_PER_BLOCK = 256 };
+
+/* Blocks of per_block threads for n items (the kernels stride, so fewer also cover n). On
+ * the CPU build at most G: the emulator's blocks are pthreads with a fiber stack per
+ * thread, and a grid of a GPU's size would not fit in memory. */
+static int blocks_for(const md_par_pe *c, int64_t n, int per_block)
+{
+    const int64_t nb = (n + per_block - 1) / per_block;
+    const int64_t most = MD_FORCE_BUILD_DEFAULT == MD_FORCE_THREADS ? 1048576 : c->G;
+    return nb < 1 ? 1 : nb > most ? (int)most : (int)nb;
 }
 
 static void nonbonded(md_par_pe *c, bool nonlocal, bool energy)
@@ -115,9 +137,22 @@ static void nonbonded(md_par_pe *c, bool nonlocal, bool energy)
     a.n_out = a.n_conv;
     a.scratch = c->scratch + (nonlocal ? (int64_t)c->G * 3 * cap : 0);
     a.acc = c->acc + (nonlocal ? c->G : 0);
+    a.nacc = c->G;
     a.energy = energy;
-    LAUNCH_COOP(md_nonbonded, DIM3(c->G, 1, 1), DIM3(1, 1, 1), 0, nonlocal ? c->s_nl : c->s_loc,
-                a);
+    cudaStream_t s = nonlocal ? c->s_nl : c->s_loc;
+    if (c->force == MD_FORCE_THREADS) { /* a thread per i-entry (nonbonded_threads.c) */
+        const int64_t nent = (nonlocal ? c->pe.nonlocal : c->pe.local).nent;
+        const int nb = c->job->opt.force_blocks > 0
+                           ? c->job->opt.force_blocks
+                           : blocks_for(c, nent, MD_FORCE_THREADS_PER_BLOCK);
+        const int nb_prep = blocks_for(c, a.n_conv, MD_FORCE_THREADS_PER_BLOCK);
+        LAUNCH(md_nonbonded_prep, DIM3(nb_prep, 1, 1), DIM3(MD_FORCE_THREADS_PER_BLOCK, 1, 1), 0,
+               s, a);
+        LAUNCH(md_nonbonded_entries, DIM3(nb, 1, 1), DIM3(MD_FORCE_THREADS_PER_BLOCK, 1, 1), 0,
+               s, a);
+        return;
+    }
+    LAUNCH_COOP(md_nonbonded, DIM3(c->G, 1, 1), DIM3(1, 1, 1), 0, s, a);
 }
 
 static void update(md_par_pe *c, bool drift_too)
@@ -135,7 +170,11 @@ static void update(md_par_pe *c, bool drift_too)
     a.type = c->type;
     a.drift = c->drift_d;
     a.drift_too = drift_too;
-    LAUNCH(md_update, DIM3(c->G, 1, 1), DIM3(1, 1, 1), 0, c->s_upd, a);
+    if (c->force == MD_FORCE_THREADS) /* the GPU's geometry: a thread per atom */
+        LAUNCH(md_update, DIM3(blocks_for(c, a.n_home, MD_UPDATE_THREADS_PER_BLOCK), 1, 1),
+               DIM3(MD_UPDATE_THREADS_PER_BLOCK, 1, 1), 0, c->s_upd, a);
+    else
+        LAUNCH(md_update, DIM3(c->G, 1, 1), DIM3(1, 1, 1), 0, c->s_upd, a);
 }
 
 /* Forces of the current positions; search: the halo was filled by the set-up exchange. */
@@ -384,6 +423,7 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
         G = G < 1 ? 1 : G > 16 ? 16 : G;
     }
     c->G = G;
+    c->force = job->opt.force != MD_FORCE_AUTO ? job->opt.force : MD_FORCE_BUILD_DEFAULT;
     cudaMalloc((void **)&c->floc, 3 * cap * sizeof(int64_t));
     cudaMalloc((void **)&c->xd_loc, 3 * cap * sizeof(double));
     cudaMalloc((void **)&c->xd_nl, 3 * cap * sizeof(double));
@@ -440,6 +480,7 @@ static void pe_teardown(md_par_pe *c)
     cudaEventDestroy(c->ev_loc);
     cudaEventDestroy(c->ev_nl);
     md_par_timer_free(&c->timer);
+    md_par_graph_free(c);
     cudaFree(c->floc);
     cudaFree(c->xd_loc);
     cudaFree(c->xd_nl);
@@ -508,7 +549,10 @@ static int pe_main(void *arg)
         const bool out = output_step(job, step);
         const bool snap = snapshot_step(job, step);
         const bool search = step % job->par.nstlist == 0;
+        const bool graph = job->opt.graph && !search; /* --graph: the step as one graph */
         md_par_timer_mark(&c->timer, MD_PH_STEP, 0, c->s_upd);
+        if (graph)
+            md_par_graph_begin(c);
         md_par_timer_mark(&c->timer, MD_PH_UPDATE, 0, c->s_upd);
         update(c, true);                             /* kick + drift, update stream */
         md_par_timer_mark(&c->timer, MD_PH_UPDATE, 1, c->s_upd);
@@ -523,6 +567,8 @@ static int pe_main(void *arg)
         md_par_timer_mark(&c->timer, MD_PH_KICK, 0, c->s_upd);
         update(c, false);                            /* kick, update stream */
         md_par_timer_mark(&c->timer, MD_PH_KICK, 1, c->s_upd);
+        if (graph && (rc = md_par_graph_launch(c, &err)) != 0)
+            break;
         md_par_timer_mark(&c->timer, MD_PH_STEP, 1, c->s_upd);
         md_par_timer_step(&c->timer, !search);       /* --timing: sync, add up */
         if (out || snap) {                           /* host work: output steps only */
@@ -544,6 +590,8 @@ static int pe_main(void *arg)
         for (int ph = 0; ph < MD_NPHASE; ph++)
             job->res.phase_ms[ph] = c->timer.ms[ph];
         job->res.timed_steps = c->timer.steps;
+        job->res.graph_launches = c->graph_launches;
+        job->res.graph_builds = c->graph_builds;
         for (int p = 0; p < c->grid.total_pulses; p++) {
             job->res.direct_pulses += c->hdp[p].peer_x[0] != NULL;
             job->res.signal_pulses += c->hdp[p].peer_x[0] == NULL;
@@ -588,6 +636,12 @@ int md_par_run(const md_system *sys, const md_params *par, const md_ddparams *dd
         return md_fail(err, "the run cannot start at step %ld: it must be a search step (a "
                        "multiple of --nstlist %d) no later than --steps %ld", opt->first_step,
                        par->nstlist, par->steps);
+    if (opt->graph && !md_par_graph_available())
+        return md_fail(err, "--graph: CUDA graphs exist in the CUDA build only (make cuda); "
+                       "this is the CPU emulator's build: leave out --graph");
+    if (opt->graph && opt->halo == MD_HALO_HOST)
+        return md_fail(err, "--graph with --halo host: the host baseline waits for the GPU "
+                       "inside a step, which a CUDA graph cannot hold; use fused or pulse");
     if (opt->want && !opt->snapshot)
         return md_fail(err, "md_par_opts: want is set without snapshot");
     md_par_job *job = (md_par_job *)md_xcalloc(1, sizeof *job);

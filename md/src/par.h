@@ -20,15 +20,28 @@
 
 #include "shmemu/md.h"
 
-typedef enum { MD_HALO_FUSED = 0, MD_HALO_PULSE = 1, MD_HALO_SERIAL = 2 } md_halo_kind;
+/* host: the CPU-initiated baseline (paper 000 Fig. 1): per pulse a pack kernel, the host
+ * waits for it, transfers from the host (nvshmem_putmem) and synchronizes the PEs, then an
+ * unpack kernel (par_host.c). */
+typedef enum {
+    MD_HALO_FUSED = 0, MD_HALO_PULSE = 1, MD_HALO_SERIAL = 2, MD_HALO_HOST = 3
+} md_halo_kind;
 typedef enum { MD_TRANSPORT_AUTO = 0, MD_TRANSPORT_DIRECT = 1, MD_TRANSPORT_SIGNAL = 2 } md_transport;
+/* The force kernels' form (halo.h), the same bits either way. auto: the pair loop on the CPU
+ * build (the emulator's blocks are pthreads, its threads fibers), a thread per i-entry on
+ * a GPU. */
+typedef enum { MD_FORCE_AUTO = 0, MD_FORCE_LOOP = 1, MD_FORCE_THREADS = 2 } md_force_kind;
 
 typedef struct md_par_opts {
-    md_halo_kind halo;       /* fused (default) or pulse */
+    md_halo_kind halo;       /* fused (default), pulse or host */
     md_transport transport;  /* auto: direct where nvshmem_ptr gives the peer, else signal */
     int halo_blocks;         /* blocks per pulse of the halo kernels (default 2) */
     int halo_threads;        /* threads per block of the halo kernels (default 32) */
-    int force_blocks;        /* blocks of each force kernel (0: cores / PEs, at least 1) */
+    int force_blocks;        /* blocks of each force kernel (0: loop: cores / PEs, at least
+                              * 1; threads: one thread per i-entry) */
+    md_force_kind force;     /* the force kernels' form (auto: by build) */
+    bool graph;              /* CUDA build: each step without a search is captured as a CUDA
+                              * graph and launched as one (par_graph.c) */
     int sample_every;        /* output every N steps (0: params.thermo), plus 0 and last */
     bool check_halo;         /* at every search: the id-encoded halo-contents test */
     bool phase_times;        /* per-phase device times (par_timing.c; syncs every step) */
@@ -72,6 +85,8 @@ typedef struct md_par_result {
     int signal_pulses;
     double phase_ms[MD_NPHASE]; /* opt.phase_times: PE 0's device ms per phase, summed */
     long timed_steps;        /* the steps summed (search steps are not) */
+    long graph_launches;     /* opt.graph: steps launched as a graph (PE 0) */
+    long graph_builds;       /* opt.graph: instantiations (the rest were updates) */
 } md_par_result;
 
 /* Runs sys (the state of step opt->first_step) to step par->steps on dd->pes PE threads.

@@ -8,6 +8,13 @@
 #include "kernels/halo.h"
 #include "par.h"
 
+/* The force kernels' form when opt.force is auto (par.h): what is fast on each build. */
+#ifdef __CUDACC__
+#define MD_FORCE_BUILD_DEFAULT MD_FORCE_THREADS
+#else
+#define MD_FORCE_BUILD_DEFAULT MD_FORCE_LOOP
+#endif
+
 typedef struct md_par_job {    /* shared by the PE threads, read-only while they run */
     const md_system *sys;      /* momenta in the run's dt unit */
     md_params par;
@@ -24,6 +31,7 @@ typedef struct md_par_job {    /* shared by the PE threads, read-only while they
 typedef struct md_par_timer {
     bool on;
     bool used[MD_NPHASE];      /* recorded in this step */
+    bool capturing;            /* inside a --graph capture: events become graph nodes */
     cudaEvent_t ev[MD_NPHASE][2];
     double ms[MD_NPHASE];
     long steps;
@@ -71,12 +79,15 @@ typedef struct md_par_pe {
     md_force_acc *acc;         /* [2][G] */
     md_dpulse *dp;             /* [MD_KMAX_PULSES] */
     int G;
+    md_force_kind force;       /* loop or threads (opt.force resolved for this build) */
     uint64_t seq_x, seq_f;
     int64_t too_close;         /* sticky */
     int64_t halo_checks;
     cudaStream_t s_loc, s_nl, s_upd;
     cudaEvent_t ev_upd, ev_loc, ev_nl;
     md_par_timer timer;
+    void *graph_exec;          /* --graph: the instantiated step (cudaGraphExec_t) */
+    long graph_builds, graph_launches;
 } md_par_pe;
 
 static inline int64_t *md_par_x(md_par_pe *c, int d) { return c->xs + (int64_t)d * c->job->cap; }
@@ -91,7 +102,21 @@ int md_par_any_failed(md_par_pe *c, int mine);
  * from src; read PE pe's sym[0, bytes) into dst (through nvshmem_getmem into bounce). */
 void md_par_sym_write(md_par_pe *c, void *sym, const void *src, size_t bytes);
 void md_par_sym_read(md_par_pe *c, void *dst, const void *sym, size_t bytes, int pe);
-/* The coordinate halo of this step on the non-local stream (fused or pulses). */
+/* The coordinate halo of this step on the non-local stream (fused, pulses or host). */
 void md_par_halo_x(md_par_pe *c);
+/* The halo kernels' arguments for exchange number seq. */
+md_halo_args md_par_halo_args(md_par_pe *c, uint64_t seq);
+/* --halo host (par_host.c): the CPU-initiated coordinate and force halos of a step. */
+void md_par_host_halo_x(md_par_pe *c);
+void md_par_host_halo_f(md_par_pe *c);
+/* --graph (par_graph.c): false on the emulator. begin: the update stream starts capturing;
+ * launch: ends the capture and launches the step's graph (instantiated once, updated after);
+ * -1 with err on a CUDA error. */
+bool md_par_graph_available(void);
+void md_par_graph_begin(md_par_pe *c);
+int md_par_graph_launch(md_par_pe *c, md_error *err);
+void md_par_graph_free(md_par_pe *c);
+/* An event record that stays a node of the graph being captured (par_timing.c). */
+void md_par_event_record_captured(cudaEvent_t ev, cudaStream_t s);
 
 #endif

@@ -40,7 +40,10 @@ void md_par_timer_mark(md_par_timer *t, md_phase ph, int end, cudaStream_t s)
 {
     if (!t->on)
         return;
-    cudaEventRecord(t->ev[ph][end], s);
+    if (t->capturing)
+        md_par_event_record_captured(t->ev[ph][end], s);
+    else
+        cudaEventRecord(t->ev[ph][end], s);
     if (end)
         t->used[ph] = true;
 }

@@ -26,6 +26,7 @@ void nvshmem_free(void *ptr);
 __host__ __device__ void nvshmem_barrier_all(void);
 __host__ __device__ void *nvshmem_ptr(const void *dest, int pe);
 __host__ __device__ void nvshmem_getmem(void *dest, const void *source, size_t bytes, int pe);
+__host__ __device__ void nvshmem_putmem(void *dest, const void *source, size_t bytes, int pe);
 __host__ __device__ void nvshmem_putmem_nbi(void *dest, const void *source, size_t bytes,
                                             int pe);
 __device__ void nvshmem_putmem_signal_nbi(void *dest, const void *source, size_t bytes,

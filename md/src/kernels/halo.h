@@ -81,11 +81,14 @@ KERNEL_DECL(md_pulse_comm_x, md_halo_args);
 KERNEL_DECL(md_pulse_recv_x, md_halo_args);
 KERNEL_DECL(md_pulse_comm_f, md_halo_args);
 KERNEL_DECL(md_pulse_unpack_f, md_halo_args);
+KERNEL_DECL(md_host_unpack_f, md_halo_args);
 
-/* Non-bonded forces over one pair list, cooperative, G blocks of one thread: block b
- * computes its share of the i-entries into scratch[b] (f itself when G == 1), grid sync,
- * then block b writes f[i] = sum over blocks for its share of atoms [0, n_out). Integer
- * sums: the same bits for any G. */
+/* Non-bonded forces over one pair list, in one of two forms with the same bits (integer
+ * sums). md_nonbonded (the pair loop, nonbonded.c): cooperative, G blocks of one thread:
+ * block b computes its share of the i-entries into scratch[b] (f itself when G == 1), grid
+ * sync, then block b writes f[i] = sum over blocks for its share of atoms [0, n_out).
+ * md_nonbonded_prep then md_nonbonded_entries (nonbonded_threads.c): a thread per i-entry,
+ * integer atomics into f; acc[0] takes the counters, acc[1, nacc) are cleared. */
 typedef struct md_force_args {
     const md_pairlist *list;
     const md_lj *lj;
@@ -96,12 +99,16 @@ typedef struct md_force_args {
     int64_t *f[3];        /* output, written (not accumulated) */
     int64_t *scratch;     /* [G][3][n_conv] (G > 1) */
     md_force_acc *acc;    /* [G] per block, overwritten */
+    int nacc;             /* entries of acc (the threads form clears them all) */
     int energy;
 } md_force_args;
 
 KERNEL_DECL(md_nonbonded, md_force_args);
+KERNEL_DECL(md_nonbonded_prep, md_force_args);
+KERNEL_DECL(md_nonbonded_entries, md_force_args);
 
-/* Velocity Verlet on home atoms; G blocks of one thread, each a chunk of atoms. */
+/* Velocity Verlet on home atoms; each block a contiguous chunk of atoms, its threads
+ * striding over the chunk (G blocks of one thread on the CPU, many threads on a GPU). */
 typedef struct md_update_args {
     int32_t n_home;
     int64_t *x[3];
