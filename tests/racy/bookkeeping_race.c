@@ -7,7 +7,17 @@
  * over the same counters), nvshmem_ptr lookups and fences. If any of that created a
  * happens-before edge between PE 0 and PE 1, the race would vanish from the reports.
  * scripts/check-tools.sh requires each tool to report it at the RACY WRITE line.
+ *
+ * The two writes must not run at the same instant: ThreadSanitizer can miss a race whose two
+ * accesses check their shadow memory simultaneously (a CI run saw tally 2, a lost update, and
+ * no report). So PE 1 starts its rounds only after PE 0 has written, and PE 0 goes on with
+ * rounds of its own: the runtime's bookkeeping of both PEs then lies between the two writes,
+ * which is where a hidden edge would hide the race. The flag that orders them in time is a
+ * relaxed atomic, which gives no happens-before to TSan; helgrind and DRD see it as plain
+ * accesses and may report it too, which the check allows.
  */
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include <nvshmem.h>
@@ -16,6 +26,18 @@
 #define ROUNDS 50
 
 static long tally; /* shared by the PE threads, as every global is */
+static _Atomic int pe0_wrote; /* orders the writes in time only (see above) */
+
+static void rounds(long *mailbox, int me)
+{
+    for (int i = 0; i < ROUNDS; i++) {
+        long v = i;
+        nvshmem_long_put(&mailbox[me * ROUNDS + i], &v, 1, 2);
+        nvshmem_fence();
+        (void)nvshmem_ptr(mailbox, 2);
+        nvshmem_quiet();
+    }
+}
 
 int main(void)
 {
@@ -30,14 +52,15 @@ int main(void)
     if (me == 2) {
         nvshmem_signal_wait_until(done, NVSHMEM_CMP_EQ, 2);
     } else {
-        for (int i = 0; i < ROUNDS; i++) {
-            long v = i;
-            nvshmem_long_put(&mailbox[me * ROUNDS + i], &v, 1, 2);
-            nvshmem_fence();
-            (void)nvshmem_ptr(mailbox, 2);
-            nvshmem_quiet();
-        }
+        if (me == 1)
+            while (!atomic_load_explicit(&pe0_wrote, memory_order_relaxed))
+                sched_yield();
+        rounds(mailbox, me);
         tally += me + 1; /* RACY WRITE: PE 0 and PE 1, no synchronization between them */
+        if (me == 0) {
+            atomic_store_explicit(&pe0_wrote, 1, memory_order_relaxed);
+            rounds(mailbox, me);
+        }
         nvshmemx_signal_op(done, 1, NVSHMEM_SIGNAL_ADD, 2);
     }
     nvshmem_barrier_all();
