@@ -11,8 +11,10 @@
 #      decompositions 2x1x1 (2 PEs), 3x1x1 (3 PEs, two pulses along x: forwarding in 1D),
 #      2x2x1 (4), 3x2x1 (6), 4x2x1 (8), 2x2x2 (8 PEs, 3D)
 #    x halo fused | pulse  x transport direct | signal | signal with delayed, reordered
-#    delivery (SHMEMU_CHECK_NBI=1), each run under helgrind, DRD and the TSan build. A run
-#    passes when the tool reports nothing and the checksum is the 1-PE serial run's.
+#    delivery (SHMEMU_CHECK_NBI=1); and on 3x1x1, 2x2x1, 2x2x2 the direct transport with bulk
+#    copies (--bulk-copy on, fused and pulse) and the CPU-initiated baseline (--halo host,
+#    direct and signal); each run under helgrind, DRD and the TSan build. A run passes when
+#    the tool reports nothing and the checksum is the 1-PE serial run's.
 # 2. the pgas and emu cmocka suites (tests/test_*.c but test_md_*) under helgrind and DRD
 #    (scripts/run-suites.sh, which fails a suite on any report) and the TSan build.
 #
@@ -92,6 +94,15 @@ for dd in 2x1x1 3x1x1 2x2x1 3x2x1 4x2x1 2x2x2; do
         configs+=("-- --pes $pes --dd $dd --halo $halo --transport signal")
         configs+=("SHMEMU_CHECK_NBI=1 -- --pes $pes --dd $dd --halo $halo --transport signal")
     done
+done
+# The direct path with bulk copies (TMA on a GPU) and the CPU-initiated baseline, on a 1D
+# grid with two pulses, a 2D and a 3D one.
+for dd in 3x1x1 2x2x1 2x2x2; do
+    pes=$(( ${dd%%x*} * $(cut -dx -f2 <<<"$dd") * ${dd##*x} ))
+    configs+=("-- --pes $pes --dd $dd --halo fused --transport direct --bulk-copy on")
+    configs+=("-- --pes $pes --dd $dd --halo pulse --transport direct --bulk-copy on")
+    configs+=("-- --pes $pes --dd $dd --halo host --transport direct")
+    configs+=("-- --pes $pes --dd $dd --halo host --transport signal")
 done
 
 out=$LOGS/md.results

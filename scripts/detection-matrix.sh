@@ -57,6 +57,10 @@ HG=(valgrind --tool=helgrind --history-level=approx "${VG_COMMON[@]}")
 DRD=(valgrind --tool=drd "${VG_COMMON[@]}")
 export TSAN_OPTIONS="halt_on_error=0 exitcode=66"
 
+# An error from one of shmemu's own checks: "shmemu: PE p: <call>: ..." (pgas) or
+# "shmemu: PE p: kernel K block (x,y,z) thread (x,y,z): ..." (the emulator).
+OWN_ERROR='^shmemu: PE [0-9]+: ([a-z_0-9]+|kernel [a-z_0-9]+ block \([0-9,]+\)( thread \([0-9,]+\))?): '
+
 # Project source basenames: a frame in one of them is "in the project's sources".
 proj_files=$(find md/src pgas/src emu/src pgas/include emu/include md/include -name '*.[ch]' \
              -printf '%f\n' | sort -u | paste -sd'|')
@@ -94,7 +98,7 @@ reference() { # config
     local sys=() skip=0
     for w in "${ARGS[@]}"; do
         if [ "$skip" = 1 ]; then skip=0; continue; fi
-        case "$w" in --pes | --dd | --halo | --transport) skip=1 ;; *) sys+=("$w") ;; esac
+        case "$w" in --pes | --dd | --halo | --transport | --bulk-copy) skip=1 ;; *) sys+=("$w") ;; esac
     done
     "$MD" "${sys[@]}" --pes 1 --halo serial 2>/dev/null | awk '$1 == "checksum" { print $2 }' | tail -1
 }
@@ -155,7 +159,7 @@ run_one() { # tool bug file config log
     fi
     local status
     if grep -q 'shmemu: hang' "$log"; then status=hang
-    elif [ "$n" = 0 ] && grep -qE '^shmemu: PE [0-9]+: [a-z_0-9]+: ' "$log"; then status=shmemu-error
+    elif [ "$n" = 0 ] && grep -qE "$OWN_ERROR" "$log"; then status=shmemu-error
     elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then status=timeout
     elif [ "$n" -gt 0 ]; then status=reported
     elif [ "$rc" != 0 ]; then status=failed
@@ -209,11 +213,12 @@ run_bug() { # name ("none": correct code) file config id
     if [ -z "$ref" ]; then csum="no reference"
     elif [ "${nat%%|*}" = hang ]; then csum="hang report"
     elif [ "${nat%%|*}" = timeout ]; then csum="timeout"
-    elif grep -qE '^shmemu: PE [0-9]+: [a-z_0-9]+: ' "$LOGS/$lt.native.log"; then
+    elif grep -qE "$OWN_ERROR" "$LOGS/$lt.native.log"; then
         # One of shmemu's own checks stopped the run (checking mode: a put's source reused
-        # before quiet, ...): a detection, with the call that found it.
-        csum="shmemu error in $(grep -m1 -oE '^shmemu: PE [0-9]+: [a-z_0-9]+' "$LOGS/$lt.native.log" |
-                                 sed 's/^shmemu: //')"
+        # before quiet; the emulator: a shared-memory race within a block, ...): a
+        # detection, with the call or kernel that found it.
+        csum="shmemu error in $(grep -m1 -oE "$OWN_ERROR" "$LOGS/$lt.native.log" |
+                                 sed -E 's/^shmemu: //; s/: $//')"
     elif [ -z "$sum" ]; then csum="run failed (rc ${nat##*|})"
     elif [ "$sum" = "$ref" ]; then csum="same"
     else csum="differs"

@@ -11,8 +11,10 @@
 #   GPU_CHECK_ARGS   the input (default: --cells 6 --steps 60 --thermo 2; nstlist 20)
 #   GPU_CHECK_PES    PE counts to try (default: 1, and 2 and 4 as far as GPUs allow)
 #   GPU_CHECK_HALOS  halo variants (default: fused pulse host)
-#   GPU_CHECK_GPU_ARGS  options for the GPU program only (e.g. --graph, --force-kernel loop):
-#                    its checksums must still equal the CPU emulator's default run
+#   GPU_CHECK_GPU_ARGS  options for the GPU program only (e.g. --graph, --force-kernel loop,
+#                    --bulk-copy off: the CUDA build's direct path uses bulk copies by
+#                    default, the CPU build's stores): its checksums must still equal the
+#                    CPU emulator's default run
 #   GPU_CHECK_LOG    folder for every run's output (default: gpu-check-logs)
 #   GPU_CHECK_TIMEOUT seconds per run (default 180)
 # Prints MATCH or MISMATCH per configuration and a summary; exits 1 on any mismatch or

@@ -1,7 +1,8 @@
 /*
  * test_md_bugs.c: the catalogue of planted protocol bugs (shmemu/bugs.h).
  *   - the registry: names unique and well formed, one entry per id in order, every entry's
- *     plant present in the file it names (the text shmemu_bug(SHMEMU_BUG_<NAME>));
+ *     plant present in the file it names (the text shmemu_bug(SHMEMU_BUG_<NAME>)), the
+ *     bulk-copy plants configured with --bulk-copy on;
  *   - SHMEMU_BUG parsing: empty is no bug, each name its bug, an unknown name an error
  *     that names the value and lists every name; in a child process, an unknown name stops
  *     the program before main() with status 2, a known one is active in main();
@@ -68,6 +69,11 @@ static void test_catalogue(void **state)
                 fail_msg("bug %zu: name '%s' has '%c'; use a-z, 0-9 and '-'", i, b->name, *c);
         assert_true(strlen(b->what) > 10);
         assert_true(strstr(b->config, "--pes") != NULL);
+        /* A plant on the direct path's bulk copies runs only with them on (the CPU build's
+         * default is off). */
+        if (strncmp(b->name, "bulk-", 5) == 0 && strstr(b->config, "--bulk-copy on") == NULL)
+            fail_msg("bug '%s': its configuration '%s' lacks --bulk-copy on", b->name,
+                     b->config);
         for (size_t j = 0; j < i; j++)
             if (strcmp(cat[j].name, b->name) == 0)
                 fail_msg("bug name '%s' appears twice", b->name);

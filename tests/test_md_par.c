@@ -8,8 +8,13 @@
  *     (with its periodic shift) at every search, 1D/2D/3D and two pulses, each variant;
  *   - the CPU-initiated baseline (--halo host) and the thread-per-entry force kernels (the
  *     GPU's form, run here on the emulator's fibers) give the same bits;
- *   - --graph is refused by the CPU build, with the reason.
+ *   - --graph is refused by the CPU build, with the reason;
+ *   - the direct path's bulk copies (--bulk-copy on: tma_st of the coordinates, tma_ld of
+ *     the returned forces) give the store path's bits at every step, and the id-coded halo
+ *     contents, in 1D, 2D, 3D and two pulses, fused, pulse and host, with chunks small
+ *     enough (and block splits odd enough) to cross chunk and alignment boundaries.
  */
+#include "kernels/halo.h" /* MD_BULK_SMEM */
 #include "options.h"
 #include "par.h"
 #include "test_md_util.h"
@@ -58,7 +63,9 @@ static void par_run_opts(const md_system *sys, const md_params *par, int nx, int
     md_ddparams dd = md_test_ddparams(nx, ny, nz, xyz);
     o.sample_every = 1;
     const char *tr = o.transport == MD_TRANSPORT_SIGNAL ? "signal" : "direct";
-    const char *fk = o.force == MD_FORCE_THREADS ? " threads" : "";
+    const char *fk = o.force == MD_FORCE_THREADS ? " threads"
+                     : o.bulk == MD_BULK_ON     ? " bulk"
+                                                : "";
     rec r;
     memset(&r, 0, sizeof r);
     md_par_result res;
@@ -258,6 +265,111 @@ static void test_force_threads(void **state)
     md_system_free(&sys);
 }
 
+/* Bulk copies on the direct path: at every step the same checksums as the serial reference
+ * (which the store path matches: test_matrix_fused, test_variants), with the halo contents
+ * id-checked at every search. chunk: elements per copy (0: the shared-memory buffer's
+ * MD_BULK_SMEM; small ones cross many chunk boundaries); 3 blocks per pulse split the maps
+ * at odd entries, so that blocks start on misaligned slots (a plain head) and end on odd
+ * counts (a plain tail). Every route must have used bulk copies. */
+static void bulk_run(const md_system *sys, const md_params *par, int nx, int ny, int nz,
+                     md_halo_kind halo, int blocks, int chunk, const uint64_t *ref)
+{
+    md_par_opts o;
+    md_par_opts_default(&o);
+    o.halo = halo;
+    o.transport = MD_TRANSPORT_DIRECT;
+    o.bulk = MD_BULK_ON;
+    o.bulk_chunk = chunk;
+    o.halo_blocks = blocks;
+    o.check_halo = true;
+    o.sample_every = 1;
+    md_ddparams dd = md_test_ddparams(nx, ny, nz, false);
+    rec r;
+    memset(&r, 0, sizeof r);
+    md_par_result res;
+    md_error err;
+    if (md_par_run(sys, par, &dd, &o, record, &r, &res, &err) != 0)
+        fail_msg("%dx%dx%d %s bulk chunk %d: %s", nx, ny, nz, halo_str(halo), chunk, err.msg);
+    assert_int_equal(r.n, par->steps + 1);
+    assert_int_equal(r.mom_bad, 0);
+    for (long k = 0; k <= par->steps; k++)
+        if (r.sum[k] != ref[k])
+            fail_msg("%dx%dx%d %s bulk chunk %d blocks %d, step %ld: checksum %016llx, "
+                     "serial %016llx", nx, ny, nz, halo_str(halo), chunk, blocks, k,
+                     (unsigned long long)r.sum[k], (unsigned long long)ref[k]);
+    assert_true(res.halo_checks > 0);
+    assert_true(res.direct_pulses > 0);
+    assert_int_equal(res.bulk_pulses, res.direct_pulses);
+    assert_int_equal(res.signal_pulses, 0);
+}
+
+static void test_bulk_copy(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_params par;
+    small_system(&sys, &par, 8, 4, 4);
+    par.steps = md_test_scaled(7, 4);
+    uint64_t ref[MAXSTEPS + 1];
+    serial_ref(&sys, &par, ref);
+    static const struct {
+        int g[3];
+        md_halo_kind halo;
+        int blocks, chunk;
+    } run[] = {
+        {{2, 1, 1}, MD_HALO_FUSED, 2, 0},  {{2, 2, 1}, MD_HALO_FUSED, 3, 6},
+        {{2, 2, 2}, MD_HALO_FUSED, 3, 2},  {{4, 1, 1}, MD_HALO_PULSE, 3, 10},
+        {{2, 1, 1}, MD_HALO_PULSE, 3, 4},  {{2, 2, 1}, MD_HALO_PULSE, 2, 0},
+        {{2, 2, 2}, MD_HALO_PULSE, 3, 8},  {{4, 2, 1}, MD_HALO_FUSED, 3, 6},
+        {{2, 2, 1}, MD_HALO_HOST, 3, 6},
+    };
+    /* Under valgrind: 2D fused and two-pulse pulse (4 PEs each), small chunks. */
+    for (size_t k = 0; k < sizeof run / sizeof *run; k++)
+        if (!md_test_valgrind() || k == 1 || k == 3)
+            bulk_run(&sys, &par, run[k].g[0], run[k].g[1], run[k].g[2], run[k].halo,
+                     run[k].blocks, run[k].chunk, ref);
+    /* The driver refuses a chunk that is not whole 16-byte units, or more than the buffer. */
+    md_ddparams dd = md_test_ddparams(2, 1, 1, false);
+    static const int bad[] = {1, 3, -2, MD_BULK_SMEM + 2};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        md_par_opts o;
+        md_par_opts_default(&o);
+        o.bulk = MD_BULK_ON;
+        o.bulk_chunk = bad[k];
+        md_par_result res;
+        md_error err;
+        assert_int_not_equal(md_par_run(&sys, &par, &dd, &o, NULL, NULL, &res, &err), 0);
+        assert_non_null(strstr(err.msg, "bulk_chunk"));
+    }
+    md_system_free(&sys);
+}
+
+/* The CPU build's default is the store path (auto: off); put-signal routes never use bulk
+ * copies, whatever the option. */
+static void test_bulk_default_off(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_params par;
+    small_system(&sys, &par, 6, 6, 6);
+    par.steps = 2;
+    md_ddparams dd = md_test_ddparams(2, 1, 1, false);
+    for (int k = 0; k < 2; k++) {
+        md_par_opts o;
+        md_par_opts_default(&o);
+        o.bulk = k == 0 ? MD_BULK_AUTO : MD_BULK_ON;
+        o.transport = k == 0 ? MD_TRANSPORT_DIRECT : MD_TRANSPORT_SIGNAL;
+        md_par_result res;
+        md_error err;
+        if (md_par_run(&sys, &par, &dd, &o, NULL, NULL, &res, &err) != 0)
+            fail_msg("%s", err.msg);
+        assert_int_equal(res.bulk_pulses, 0);
+        assert_int_equal(res.direct_pulses + res.signal_pulses, 1);
+        assert_int_equal(res.direct_pulses, k == 0 ? 1 : 0);
+    }
+    md_system_free(&sys);
+}
+
 /* --graph needs CUDA graphs: the CPU build says so instead of running without them. */
 static void test_graph_refused(void **state)
 {
@@ -302,6 +414,19 @@ static void test_options(void **state)
     char *serial[] = {"shmemu-md", "--halo", "serial", "--force-kernel", "threads"};
     assert_int_not_equal(md_options_parse(5, serial, &o, &err), 0);
     assert_non_null(strstr(err.msg, "--halo serial runs no kernels"));
+    char *bulk[] = {"shmemu-md", "--bulk-copy", "on", "--bulk-copy=off"};
+    assert_int_equal(md_options_parse(3, bulk, &o, &err), 0);
+    assert_int_equal(o.bulk, MD_BULK_ON);
+    assert_int_equal(md_options_parse(4, bulk, &o, &err), 0);
+    assert_int_equal(o.bulk, MD_BULK_OFF);
+    assert_int_equal(md_options_parse(1, bulk, &o, &err), 0);
+    assert_int_equal(o.bulk, MD_BULK_AUTO);
+    char *bulk_bad[] = {"shmemu-md", "--bulk-copy", "yes"};
+    assert_int_not_equal(md_options_parse(3, bulk_bad, &o, &err), 0);
+    assert_non_null(strstr(err.msg, "--bulk-copy 'yes': give on, off or auto"));
+    char *bulk_serial[] = {"shmemu-md", "--halo", "serial", "--bulk-copy", "on"};
+    assert_int_not_equal(md_options_parse(5, bulk_serial, &o, &err), 0);
+    assert_non_null(strstr(err.msg, "--halo serial runs no kernels"));
 }
 
 int main(void)
@@ -314,6 +439,8 @@ int main(void)
         cmocka_unit_test(test_phase_times),
         cmocka_unit_test(test_host_baseline),
         cmocka_unit_test(test_force_threads),
+        cmocka_unit_test(test_bulk_copy),
+        cmocka_unit_test(test_bulk_default_off),
         cmocka_unit_test(test_graph_refused),
         cmocka_unit_test(test_options),
     };

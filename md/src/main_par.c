@@ -184,6 +184,7 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
     po.check_halo = o->check;
     po.phase_times = o->timing;
     po.force = o->force;
+    po.bulk = o->bulk;
     po.graph = o->graph;
     po.sample_every = o->check ? 1 : 0;
     po.first_step = ctx.first;
@@ -253,10 +254,11 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
     }
     if (done > 0)
         fprintf(stderr, "shmemu-md: %ld steps in %.3f s (setup %.3f s): %.4g atom-steps/s "
-                "(%d PE threads, halo %s; %d pulse routes direct, %d put-signal on PE 0)\n",
+                "(%d PE threads, halo %s; %d pulse routes direct, %d put-signal on PE 0; %d "
+                "with bulk copies)\n",
                 done, res.seconds, res.setup_seconds,
                 (double)sys->atoms.n * (double)done / res.seconds, o->dd.pes,
-                halo_name[o->halo], res.direct_pulses, res.signal_pulses);
+                halo_name[o->halo], res.direct_pulses, res.signal_pulses, res.bulk_pulses);
     if (o->graph && status == 0)
         fprintf(stderr, "shmemu-md: --graph: %ld steps launched as CUDA graphs on PE 0 (%ld "
                 "instantiations, the rest updated in place)\n", res.graph_launches,

@@ -52,6 +52,11 @@ void md_options_usage(FILE *f)
         "                        one-thread blocks, or a thread per pair-list entry; auto\n"
         "                        (default): loop on the CPU build, threads on a GPU (the\n"
         "                        same bits either way)\n"
+        "  --bulk-copy on|off|auto  direct transport: move the coordinates out and the\n"
+        "                        returned forces in with bulk copies (TMA: tma_st/tma_ld\n"
+        "                        through shared memory, as paper 000 on NVLink) instead of\n"
+        "                        plain stores and loads; auto (default): on in the CUDA\n"
+        "                        build, off on the CPU build (the same bits either way)\n"
         "  --graph               CUDA build: capture each step without a pair search as a\n"
         "                        CUDA graph and launch it whole (not with --halo host)\n"
         "output and restart (every driver writes the same bytes; a restart may change\n"
@@ -175,7 +180,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
             "--cells", "--density", "--temperature", "--seed", "--data", "--steps",
             "--dt", "--rc", "--skin", "--nstlist", "--thermo", "--pes", "--dd",
             "--dim-order", "--halo", "--transport", "--dump", "--checkpoint", "--restart",
-            "--force-kernel"};
+            "--force-kernel", "--bulk-copy"};
         bool is_flag = false, known = false;
         for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
             is_flag |= strcmp(name, flags[k]) == 0;
@@ -281,6 +286,15 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
                 o->force = MD_FORCE_THREADS;
             else
                 return md_fail(err, "--force-kernel '%s': give loop, threads or auto", val);
+        } else if (!strcmp(name, "--bulk-copy")) {
+            if (!strcmp(val, "auto"))
+                o->bulk = MD_BULK_AUTO;
+            else if (!strcmp(val, "on"))
+                o->bulk = MD_BULK_ON;
+            else if (!strcmp(val, "off"))
+                o->bulk = MD_BULK_OFF;
+            else
+                return md_fail(err, "--bulk-copy '%s': give on, off or auto", val);
         } else if (!strcmp(name, "--transport")) {
             if (!strcmp(val, "auto"))
                 o->transport = MD_TRANSPORT_AUTO;
@@ -306,6 +320,10 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
     if ((o->graph || o->force != MD_FORCE_AUTO) && o->halo == MD_HALO_SERIAL)
         return md_fail(err, "--graph and --force-kernel choose the parallel driver's kernels; "
                             "--halo serial runs no kernels: leave them out or pick another "
+                            "--halo");
+    if (o->bulk != MD_BULK_AUTO && o->halo == MD_HALO_SERIAL)
+        return md_fail(err, "--bulk-copy chooses how the parallel driver's halo kernels move "
+                            "data; --halo serial runs no kernels: leave it out or pick another "
                             "--halo");
     if (dd_given && !pes_given)
         o->dd.pes = o->dd.grid[0] * o->dd.grid[1] * o->dd.grid[2];

@@ -24,6 +24,7 @@ typedef struct md_options {
     md_halo_kind halo;  /* --halo fused|pulse|host|serial (par.h; default fused) */
     md_transport transport; /* --transport direct|signal|auto (default auto) */
     md_force_kind force;    /* --force-kernel loop|threads|auto (default auto) */
+    md_bulk_kind bulk;      /* --bulk-copy on|off|auto (default auto) */
     bool graph;             /* --graph: CUDA graph per step (CUDA build) */
 } md_options;
 

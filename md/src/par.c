@@ -595,6 +595,7 @@ static int pe_main(void *arg)
         for (int p = 0; p < c->grid.total_pulses; p++) {
             job->res.direct_pulses += c->hdp[p].peer_x[0] != NULL;
             job->res.signal_pulses += c->hdp[p].peer_x[0] == NULL;
+            job->res.bulk_pulses += c->hdp[p].bulk_chunk > 0;
         }
         if (rc != 0)
             job->err = err;
@@ -642,6 +643,11 @@ int md_par_run(const md_system *sys, const md_params *par, const md_ddparams *dd
     if (opt->graph && opt->halo == MD_HALO_HOST)
         return md_fail(err, "--graph with --halo host: the host baseline waits for the GPU "
                        "inside a step, which a CUDA graph cannot hold; use fused or pulse");
+    if (opt->bulk_chunk != 0 &&
+        (opt->bulk_chunk < 2 || opt->bulk_chunk > MD_BULK_SMEM || opt->bulk_chunk % 2 != 0))
+        return md_fail(err, "md_par_opts: bulk_chunk %d: a bulk copy moves whole 16-byte "
+                       "units: give 0 (%d) or an even count from 2 to %d", opt->bulk_chunk,
+                       MD_BULK_SMEM, MD_BULK_SMEM);
     if (opt->want && !opt->snapshot)
         return md_fail(err, "md_par_opts: want is set without snapshot");
     md_par_job *job = (md_par_job *)md_xcalloc(1, sizeof *job);

@@ -31,6 +31,11 @@ typedef enum { MD_TRANSPORT_AUTO = 0, MD_TRANSPORT_DIRECT = 1, MD_TRANSPORT_SIGN
  * build (the emulator's blocks are pthreads, its threads fibers), a thread per i-entry on
  * a GPU. */
 typedef enum { MD_FORCE_AUTO = 0, MD_FORCE_LOOP = 1, MD_FORCE_THREADS = 2 } md_force_kind;
+/* The direct path's data movement (halo_dev.h): plain stores and loads (off), or bulk copies
+ * through shared memory (on: tma_st of the coordinates, tma_ld of the returned forces), the
+ * same bits either way. auto: off on the CPU build (the path the race-check matrix
+ * measured), on in the CUDA build. Put-with-signal routes are the same either way. */
+typedef enum { MD_BULK_AUTO = 0, MD_BULK_OFF = 1, MD_BULK_ON = 2 } md_bulk_kind;
 
 typedef struct md_par_opts {
     md_halo_kind halo;       /* fused (default), pulse or host */
@@ -40,6 +45,9 @@ typedef struct md_par_opts {
     int force_blocks;        /* blocks of each force kernel (0: loop: cores / PEs, at least
                               * 1; threads: one thread per i-entry) */
     md_force_kind force;     /* the force kernels' form (auto: by build) */
+    md_bulk_kind bulk;       /* direct path: bulk copies (auto: by build) */
+    int bulk_chunk;          /* elements per bulk copy: 0 (MD_BULK_SMEM), or even, 2 to
+                              * MD_BULK_SMEM (tests: small chunks cross many boundaries) */
     bool graph;              /* CUDA build: each step without a search is captured as a CUDA
                               * graph and launched as one (par_graph.c) */
     int sample_every;        /* output every N steps (0: params.thermo), plus 0 and last */
@@ -83,6 +91,7 @@ typedef struct md_par_result {
     int64_t halo_checks;     /* halo slots verified by check_halo */
     int direct_pulses;       /* pulse directions that used the direct path (PE 0) */
     int signal_pulses;
+    int bulk_pulses;         /* of the direct ones, those with bulk copies (PE 0) */
     double phase_ms[MD_NPHASE]; /* opt.phase_times: PE 0's device ms per phase, summed */
     long timed_steps;        /* the steps summed (search steps are not) */
     long graph_launches;     /* opt.graph: steps launched as a graph (PE 0) */

@@ -8,11 +8,14 @@
 #include "kernels/halo.h"
 #include "par.h"
 
-/* The force kernels' form when opt.force is auto (par.h): what is fast on each build. */
+/* The force kernels' form when opt.force is auto (par.h): what is fast on each build; and
+ * the direct path's bulk copies when opt.bulk is auto (on with a copy engine). */
 #ifdef __CUDACC__
 #define MD_FORCE_BUILD_DEFAULT MD_FORCE_THREADS
+#define MD_BULK_BUILD_DEFAULT MD_BULK_ON
 #else
 #define MD_FORCE_BUILD_DEFAULT MD_FORCE_LOOP
+#define MD_BULK_BUILD_DEFAULT MD_BULK_OFF
 #endif
 
 typedef struct md_par_job {    /* shared by the PE threads, read-only while they run */

@@ -207,6 +207,9 @@ static bool use_direct(const md_par_pe *c, const void *sym, int peer)
 static void device_pulses(md_par_pe *c)
 {
     const int32_t cap = c->job->cap;
+    const md_par_opts *o = &c->job->opt;
+    const bool bulk = (o->bulk == MD_BULK_AUTO ? MD_BULK_BUILD_DEFAULT : o->bulk) == MD_BULK_ON;
+    const int32_t chunk = o->bulk_chunk > 0 ? o->bulk_chunk : MD_BULK_SMEM; /* md_par_run checked */
     for (int p = 0; p < c->grid.total_pulses; p++) {
         const md_pulse *hp = &c->pe.pulse[p];
         md_dpulse *m = &c->hdp[p];
@@ -243,6 +246,8 @@ static void device_pulses(md_par_pe *c)
         }
         if (use_direct(c, c->xs, m->recv_rank))
             m->owner_sig_f = (uint64_t *)nvshmem_ptr(&c->sig->sig_f[p], m->recv_rank);
+        if (bulk && m->peer_x[0])
+            m->bulk_chunk = chunk;
     }
     cudaMemcpy(c->dp, c->hdp, MD_KMAX_PULSES * sizeof *c->dp, cudaMemcpyHostToDevice);
 }

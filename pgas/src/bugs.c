@@ -26,6 +26,7 @@ int shmemu_bug_active_ = SHMEMU_BUG_NONE;
 #define FUSED_SIGNAL " --halo fused --transport signal"
 #define PULSE_DIRECT " --halo pulse --transport direct"
 #define PULSE_SIGNAL " --halo pulse --transport signal"
+#define BULK " --bulk-copy on"
 #define NBI "SHMEMU_CHECK_NBI=1 "
 
 #define K "md/src/kernels/"
@@ -77,6 +78,10 @@ static const shmemu_bug_info catalogue[] = {
      "force unpack: the returned forces are subtracted (Newton's third law applied a second "
      "time: a halo slot already holds the force on the owner's atom)", K "halo_dev.h",
      CFG_2D FUSED_DIRECT},
+    {SHMEMU_BUG_BULK_SYNC_MISSING, "bulk-sync-missing",
+     "direct path with bulk copies: no __syncthreads between the block's gather into shared "
+     "memory and thread 0's tma_st: the copy reads entries other threads have not written",
+     K "halo_dev.h", CFG_2D FUSED_DIRECT BULK},
     {SHMEMU_BUG_F_DEPMGMT_WAIT_MISSING, "f-depmgmt-wait-missing",
      "FusedCommUnpackF (DEP_MGMT): a forwarded slot's forces are sent without waiting for "
      "the later pulses' unpack (done_f)", K "halo_fused_f.c", CFG_2D FUSED_DIRECT},

@@ -33,6 +33,10 @@
 
 #define MD_KMAX_PULSES 6
 
+/* The direct path's bulk copies (--bulk-copy) stage through this many int64 elements of
+ * shared memory per block (8 KiB): the most one copy moves. */
+#define MD_BULK_SMEM 1024
+
 /* One pulse of this PE on the device (PulseData + the resolved remote pointers). */
 typedef struct md_dpulse {
     int send_rank, recv_rank;
@@ -49,6 +53,9 @@ typedef struct md_dpulse {
     uint64_t *peer_sig_x;   /* send_rank's sig_x[p] */
     const int64_t *peer_f[3]; /* send_rank's f[d] + remote_offset: our atoms' forces */
     uint64_t *owner_sig_f;  /* recv_rank's sig_f[p]: "the forces you read from me are ready" */
+    int32_t bulk_chunk;     /* direct path: > 0: coordinates go out and forces come in by
+                             * bulk copies (tma_st / tma_ld) of at most this many elements
+                             * (even, <= MD_BULK_SMEM); 0: plain stores and loads */
     /* put-with-signal path (symmetric; the same addresses name the peer's copies) */
     int64_t *xstage;        /* [3 * send_size] packed coordinates */
     int64_t *fbuf;          /* [3 * send_size] forces for index_map, put by send_rank */

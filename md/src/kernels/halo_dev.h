@@ -2,7 +2,11 @@
  * kernels/halo_dev.h: the device functions both halo variants share (paper 000 Alg. 4, 5
  * and the transport of each path). Each transport lives in one function here:
  *   direct:      stores into the peer's memory through nvshmem_ptr, then a system-scope
- *                release store of the peer's signal (md_notify_x / md_notify_f);
+ *                release store of the peer's signal (md_notify_x / md_notify_f); with bulk
+ *                copies (md_dpulse.bulk_chunk > 0, --bulk-copy) the block gathers its
+ *                entries into shared memory and one thread copies them into the peer with
+ *                tma_st, and the owner reads its returned forces with tma_ld into shared
+ *                memory (paper 000 §5.2: TMA stores and loads on NVLink);
  *   put-signal:  packed into a local staging buffer, then put-with-signal into the peer,
  *                and nvshmem_quiet before the staging buffer can be reused.
  */
@@ -25,9 +29,87 @@ DEVICE int64_t *md_x_out(const md_dpulse *m, int d)
     return m->peer_x[0] ? m->peer_x[d] : m->xstage + (int64_t)d * m->send_size;
 }
 
+/* fence.proxy.async.global: orders this thread's global-memory accesses through the generic
+ * proxy (loads, stores, the signal's release and acquire) with the bulk copies' (the async
+ * proxy) on either side. The dialect (shmemu/kernel.h) has only the shared-memory form,
+ * fence_proxy_async(); until it has this one, the CUDA build issues it here. The emulator's
+ * bulk copies are plain copies by the issuing thread: nothing to order there. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define md_fence_proxy_async_global() asm volatile("fence.proxy.async.global;" ::: "memory")
+#else
+#define md_fence_proxy_async_global() ((void)0)
+#endif
+
+/* Bulk copies move 16-byte aligned runs of 16-byte multiples: two int64 elements. Of the
+ * entries [lo, hi) of the global array base: [*a, *e) is the longest run that starts at a
+ * 16-byte aligned element and holds an even count. The rest, [lo, *a) and [*e, hi), is at
+ * most one element each (an int64 is 8-byte aligned), moved with plain stores or loads. */
+DEVICE void md_bulk_run(const int64_t *base, int32_t lo, int32_t hi, int32_t *a, int32_t *e)
+{
+    int32_t s = lo + (((uintptr_t)(base + lo) & 15u) != 0 ? 1 : 0);
+    if (s > hi)
+        s = hi;
+    *a = s;
+    *e = s + ((hi - s) & ~(int32_t)1);
+}
+
+/* md_pack_x with bulk copies (direct path; all threads of the block call it with the same
+ * range). Per component and chunk of at most bulk_chunk entries: the threads gather the
+ * entries, with the shift, into shared memory (the values md_pack_x stores), fence it for
+ * the copy engine, block barrier; thread 0 copies the chunk into the peer's halo slots
+ * (tma_st: the copy, then the wait for its bulk group, then its mbarrier phase) and the
+ * block barrier after it frees the buffer. When this returns, thread 0 has seen every copy
+ * complete: the election and the signal's release store that follow publish them. */
+DEVICE void md_pack_x_bulk(const md_dpulse *m, int64_t *const x[3], int32_t lo, int32_t hi)
+{
+    SHARED_ARRAY(int64_t, md_xsmem, MD_BULK_SMEM);
+    SHARED_ARRAY(uint64_t, md_xbar, 1);
+    const int32_t t = (int32_t)threadIdx.x, nt = (int32_t)blockDim.x;
+    if (t == 0) {
+        mbar_init(md_xbar, 1);
+        fence_proxy_async();          /* the initialized mbarrier, for the copy engine */
+        md_fence_proxy_async_global(); /* the peer's earlier reads of its slots (generic) */
+    }
+    __syncthreads();
+    for (int d = 0; d < 3; d++) {
+        int64_t *out = m->peer_x[d];
+        const int64_t *xs = x[d];
+        const int64_t sh = m->shift[d];
+        int32_t a, e;
+        md_bulk_run(out, lo, hi, &a, &e);
+        for (int32_t s = lo + t; s < a; s += nt)
+            out[s] = xs[m->index_map[s]] + sh;
+        for (int32_t s = e + t; s < hi; s += nt)
+            out[s] = xs[m->index_map[s]] + sh;
+        for (int32_t c0 = a; c0 < e; c0 += m->bulk_chunk) {
+            const int32_t c1 = e - c0 < m->bulk_chunk ? e : c0 + m->bulk_chunk;
+            for (int32_t s = c0 + t; s < c1; s += nt)
+                SH_ST(md_xsmem, s - c0, xs[m->index_map[s]] + sh);
+            fence_proxy_async(); /* this thread's shared stores, before the copy engine reads */
+            if (!shmemu_bug(SHMEMU_BUG_BULK_SYNC_MISSING))
+                __syncthreads();
+            if (t == 0) {
+                const unsigned bytes = (unsigned)(c1 - c0) * (unsigned)sizeof(int64_t);
+                const uint64_t token = mbar_arrive_expect_tx(md_xbar, bytes);
+                tma_st(out + c0, md_xsmem, bytes, md_xbar);
+                mbar_wait(md_xbar, token);
+            }
+            __syncthreads(); /* the copy has read the buffer: the next chunk may fill it */
+        }
+    }
+    if (t == 0) {
+        md_fence_proxy_async_global(); /* the copies, before the generic release that follows */
+        mbar_inval(md_xbar);
+    }
+}
+
 /* Packs index_map entries [lo, hi) with the pulse's periodic shift; threads stride. */
 DEVICE void md_pack_x(const md_dpulse *m, int64_t *const x[3], int32_t lo, int32_t hi)
 {
+    if (m->bulk_chunk > 0) {
+        md_pack_x_bulk(m, x, lo, hi);
+        return;
+    }
     for (int d = 0; d < 3; d++) {
         int64_t *out = md_x_out(m, d);
         const int64_t *xs = x[d];
@@ -125,10 +207,70 @@ DEVICE void md_notify_f(const md_dpulse *m, int64_t *const f[3], md_dsig *sig, i
     nvshmem_quiet();
 }
 
+/* Adds one returned force v to dst[i] as md_unpack_f does (with its plants, so that they
+ * act on the bulk-copy path too). */
+DEVICE void md_add_returned_f(int64_t *dst, int32_t i, int64_t src)
+{
+    const int64_t v = shmemu_bug(SHMEMU_BUG_F_UNPACK_NEGATED) ? -src : src;
+    if (v != 0 && shmemu_bug(SHMEMU_BUG_F_UNPACK_PLAIN_ADD))
+        dst[i] += v;
+    else if (v != 0)
+        atom_add(&dst[i], v, SCOPE_GPU, ORDER_RELAXED);
+}
+
+/* md_unpack_f with bulk copies (direct path; all threads of the block call it with the same
+ * range, after the acquire of the owner's signal by thread 0 and a block barrier). Per
+ * component and chunk: thread 0 arms the mbarrier with the chunk's bytes and copies the
+ * chunk of the peer's halo forces into shared memory (tma_ld); every thread waits for that
+ * phase, adds its entries with md_unpack_f's integer atomics, and a block barrier frees
+ * the buffer for the next chunk. */
+DEVICE void md_unpack_f_bulk(const md_dpulse *m, int64_t *const f[3], int32_t lo, int32_t hi)
+{
+    SHARED_ARRAY(int64_t, md_fsmem, MD_BULK_SMEM);
+    SHARED_ARRAY(uint64_t, md_fbar, 1);
+    const int32_t t = (int32_t)threadIdx.x, nt = (int32_t)blockDim.x;
+    if (t == 0) {
+        mbar_init(md_fbar, 1);
+        fence_proxy_async();          /* the initialized mbarrier, for the copy engine */
+        md_fence_proxy_async_global(); /* the acquired forces (generic), for the copies */
+    }
+    __syncthreads();
+    unsigned phase = 0;
+    for (int d = 0; d < 3; d++) {
+        const int64_t *src = m->peer_f[d];
+        int64_t *dst = f[d];
+        int32_t a, e;
+        md_bulk_run(src, lo, hi, &a, &e);
+        for (int32_t s = lo + t; s < a; s += nt)
+            md_add_returned_f(dst, m->index_map[s], src[s]);
+        for (int32_t s = e + t; s < hi; s += nt)
+            md_add_returned_f(dst, m->index_map[s], src[s]);
+        for (int32_t c0 = a; c0 < e; c0 += m->bulk_chunk) {
+            const int32_t c1 = e - c0 < m->bulk_chunk ? e : c0 + m->bulk_chunk;
+            if (t == 0) {
+                const unsigned bytes = (unsigned)(c1 - c0) * (unsigned)sizeof(int64_t);
+                (void)mbar_arrive_expect_tx(md_fbar, bytes);
+                tma_ld(md_fsmem, src + c0, bytes, md_fbar);
+            }
+            mbar_wait_parity(md_fbar, phase & 1u);
+            phase++;
+            for (int32_t s = c0 + t; s < c1; s += nt)
+                md_add_returned_f(dst, m->index_map[s], SH_LD(md_fsmem, s - c0));
+            __syncthreads(); /* every thread has read the buffer: the next copy may fill it */
+        }
+    }
+    if (t == 0)
+        mbar_inval(md_fbar);
+}
+
 /* Adds the returned forces of index_map entries [lo, hi) (threads stride). Integer atomics:
  * pulses unpack concurrently into shared atoms, and any order gives the same bits. */
 DEVICE void md_unpack_f(const md_dpulse *m, int64_t *const f[3], int32_t lo, int32_t hi)
 {
+    if (m->bulk_chunk > 0) {
+        md_unpack_f_bulk(m, f, lo, hi);
+        return;
+    }
     for (int d = 0; d < 3; d++) {
         const int64_t *src = m->peer_f[0] ? m->peer_f[d] : m->fbuf + (int64_t)d * m->send_size;
         int64_t *dst = f[d];
