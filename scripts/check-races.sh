@@ -31,6 +31,7 @@
 # $BUILD/check-races).
 set -u
 cd "$(dirname "$0")/.." || exit 2
+. scripts/job_slots.sh
 BUILD=${1:-build-races}
 TSAN_BUILD=${2:-build-races-tsan}
 STEPS=${STEPS:-3}
@@ -107,18 +108,13 @@ done
 
 out=$LOGS/md.results
 : >"$out"
-pids=()
 i=0
 for c in "${configs[@]}"; do
     for tool in helgrind drd tsan; do
         i=$((i + 1))
         # shellcheck disable=SC2086
         (run_md "$tool" "$i" $c >"$LOGS/md.$i.result") &
-        pids+=($!)
-        if [ "${#pids[@]}" -ge "$JOBS" ]; then
-            wait "${pids[0]}"
-            pids=("${pids[@]:1}")
-        fi
+        wait_for_slot "$JOBS"
     done
 done
 wait

@@ -31,28 +31,12 @@ for prog in put_signal_race emu_flag_race; do
         -o "$tout/$prog" "tests/racy/$prog.c" || exit 1
 done
 
-passed=0
-failed=0
-check() { # name expectation(race|clean) strategy lines-regex done-regex command...
-    local name="$1" expect="$2" strategy="$3" lines="$4" done_re="$5"
-    shift 5
-    local log
-    log=$(mktemp)
-    SHMEMU_NPES=2 SHMEMU_SCHED=$strategy SHMEMU_SEED=3 SHMEMU_HANG_TIMEOUT=300 "$@" >"$log" 2>&1
-    local races at_line=0 ok=0
-    races=$(grep -cE 'Possible data race|Conflicting (load|store)|WARNING: ThreadSanitizer: data race' "$log")
-    grep -qE "$lines" "$log" && at_line=1
-    if [ "$expect" = race ] && [ "$races" -gt 0 ] && [ "$at_line" = 1 ] && grep -qE "$done_re" "$log"; then ok=1; fi
-    if [ "$expect" = clean ] && [ "$races" -eq 0 ] && grep -qE "$done_re" "$log"; then ok=1; fi
-    if [ "$ok" = 1 ]; then
-        echo "PASS $name ($strategy): $races race report(s)$([ "$at_line" = 1 ] && echo ", naming the racing line")"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name ($strategy): expected $expect, got $races race report(s), line match $at_line"
-        sed 's/^/    /' "$log" | head -60
-        failed=$((failed + 1))
-    fi
-    rm -f "$log"
+. scripts/race_check.sh
+# The same check with the scheduler on: 2 PEs, SHMEMU_SCHED=strategy, seed 3.
+sched_check() { # name expectation(race|clean) strategy lines-regex done-regex command...
+    local name="$1" expect="$2" strategy="$3"
+    shift 3
+    check "$name ($strategy)" "$expect" 2 "$1" "$2" env SHMEMU_SCHED="$strategy" SHMEMU_SEED=3 "${@:3}"
 }
 # the put is one statement over two lines; a tool may name either
 pair="put_signal_race\.c:(${racy_line}|$((put_line - 1))|${put_line})\b"
@@ -64,11 +48,11 @@ for tool in helgrind drd tsan; do
         run=(valgrind --error-exitcode=0 --tool=$tool); dir=$out
     fi
     for strategy in random rr; do
-        check "$tool put_signal racy"    race  $strategy "$pair" 'PE 1 read sum'     "${run[@]}" "$dir/put_signal_race" racy
-        check "$tool put_signal correct" clean $strategy "$pair" 'PE 1 read sum 828' "${run[@]}" "$dir/put_signal_race" correct
+        sched_check "$tool put_signal racy"    race  $strategy "$pair" 'PE 1 read sum'     "${run[@]}" "$dir/put_signal_race" racy
+        sched_check "$tool put_signal correct" clean $strategy "$pair" 'PE 1 read sum 828' "${run[@]}" "$dir/put_signal_race" correct
     done
-    check "$tool emu flag relaxed"  race  random "$flag" 'PE 1 saw'    "${run[@]}" "$dir/emu_flag_race" relaxed
-    check "$tool emu flag release"  clean random "$flag" 'PE 1 saw 42' "${run[@]}" "$dir/emu_flag_race" release
+    sched_check "$tool emu flag relaxed"  race  random "$flag" 'PE 1 saw'    "${run[@]}" "$dir/emu_flag_race" relaxed
+    sched_check "$tool emu flag release"  clean random "$flag" 'PE 1 saw 42' "${run[@]}" "$dir/emu_flag_race" release
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -28,33 +28,7 @@ for prog in put_signal_race bookkeeping_race emu_flag_race; do
         -o "build-tsan/tests/racy/$prog" "tests/racy/$prog.c" || exit 1
 done
 
-passed=0
-failed=0
-check() { # name expectation(race|clean) npes line-regex output-regex command...
-    # output-regex: what the program prints when it ran to the end (a clean run must print
-    # it; a racy run that aborted before printing it does not count as a report).
-    local name="$1" expect="$2" npes="$3" lines="$4" done_re="$5"
-    shift 5
-    local log
-    log=$(mktemp)
-    SHMEMU_NPES=$npes SHMEMU_HANG_TIMEOUT=300 "$@" >"$log" 2>&1
-    local races=0 at_line=0
-    races=$(grep -cE 'Possible data race|Conflicting (load|store)|WARNING: ThreadSanitizer: data race' "$log")
-    grep -qE "$lines" "$log" && at_line=1
-    local ok=0
-    if [ "$expect" = race ] && [ "$races" -gt 0 ] && [ "$at_line" = 1 ]; then ok=1; fi
-    if [ "$expect" = clean ] && [ "$races" -eq 0 ] && grep -qE "$done_re" "$log"; then ok=1; fi
-    if [ "$expect" = race ] && ! grep -qE "$done_re" "$log"; then ok=0; fi
-    if [ "$ok" = 1 ]; then
-        echo "PASS $name: $races race report(s)$([ "$at_line" = 1 ] && echo ", naming the racing line")"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name: expected $expect, got $races race report(s), line match $at_line"
-        sed 's/^/    /' "$log" | head -60
-        failed=$((failed + 1))
-    fi
-    rm -f "$log"
-}
+. scripts/race_check.sh
 vg="valgrind --error-exitcode=0"
 tsan="env TSAN_OPTIONS=halt_on_error=0"
 pair="put_signal_race\.c:(${racy_line}|${put_line})\b"

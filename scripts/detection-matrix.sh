@@ -33,6 +33,7 @@
 # $MATRIX_LOGS/note.md, written by hand after looking at the logs, is added as "Notes").
 set -u
 cd "$(dirname "$0")/.." || exit 2
+. scripts/job_slots.sh
 root=$(pwd)
 BUILD=${1:-build-races}
 TSAN_BUILD=${2:-build-races-tsan}
@@ -238,7 +239,6 @@ results=$LOGS/results.tsv
 # MATRIX_JOBS at a time, each writing its own row file.
 jobs=$(cut -f3 <<<"$catalogue" | sort -u | awk '{ print "none\t-\t" $0 }')
 jobs=$jobs$'\n'$catalogue
-pids=()
 i=0
 [ -n "${MATRIX_REUSE:-}" ] && jobs="" # MATRIX_REUSE=1: only rewrite the document from the rows
 while IFS=$'\t' read -r name file cfg; do
@@ -246,11 +246,7 @@ while IFS=$'\t' read -r name file cfg; do
     i=$((i + 1))
     echo "run $i: ${name:-correct code} ($cfg)" >&2
     (run_bug "$name" "$file" "$cfg" "$(printf %03d $i)" | sed "s/^none\t/none#$i\t/" >"$LOGS/row.$(printf %03d $i)") &
-    pids+=($!)
-    if [ "${#pids[@]}" -ge "$JOBS" ]; then
-        wait "${pids[0]}"
-        pids=("${pids[@]:1}")
-    fi
+    wait_for_slot "$JOBS"
 done <<<"$jobs"
 wait
 cat "$LOGS"/row.* >"$results"

@@ -150,8 +150,6 @@ static void test_two_pulses(void **state)
     small_system(&sys, &par, 8, 4, 4);
     uint64_t ref[MAXSTEPS + 1];
     serial_ref(&sys, &par, ref);
-    md_par_result res;
-    (void)res;
     for (int h = 0; h < 2; h++)
         for (int t = 1; t <= 2; t++) {
             if (md_test_valgrind() && t != 2 - h)
