@@ -7,7 +7,7 @@
  * branch per pair mispredicts often. The j range is taken in chunks of 64: first the
  * distances, keeping the pairs inside rc by branch-free compaction, then the forces of the
  * kept pairs only (no wasted divisions), then the integer scatter. Every pair's arithmetic
- * is exactly md_lj_fr / md_lj_pair and md_round_i64, as on every other path. (About 1.9x the
+ * is md_pair_force_fx (force.h), as on every other path. (About 1.9x the
  * branchy loop's pair rate on the development machine.)
  */
 #include "force.h"
@@ -70,25 +70,16 @@ MD_HD static inline void force_loop(const md_pairlist *pl, const double *const x
                     in_cut--;
                     continue;
                 }
-                double fr;
-                if (energy) {
-                    double v;
-                    fr = md_lj_pair(r2, shift_e, &v);
-                    epot += md_lj_energy_fx(v);
-                    virial += md_lj_virial_fx(r2, fr);
-                } else {
-                    fr = md_lj_fr(r2);
-                }
-                const int64_t fx = md_round_i64(cdx[k] * fr);
-                const int64_t fy = md_round_i64(cdy[k] * fr);
-                const int64_t fz = md_round_i64(cdz[k] * fr);
+                int64_t fx[3];
+                md_pair_force_fx(cdx[k], cdy[k], cdz[k], r2, shift_e, energy, fx, &epot,
+                                 &virial);
                 const int32_t j = cj[k];
-                fxi += fx;
-                fyi += fy;
-                fzi += fz;
-                f0[j] -= fx;
-                f1[j] -= fy;
-                f2[j] -= fz;
+                fxi += fx[0];
+                fyi += fx[1];
+                fzi += fx[2];
+                f0[j] -= fx[0];
+                f1[j] -= fx[1];
+                f2[j] -= fx[2];
             }
         }
         f0[i] += fxi;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fixed.h"
 #include "lj.h"
 #include "pairlist.h"
 
@@ -22,6 +23,28 @@ typedef struct md_force_acc {
     int64_t in_cut;    /* pairs inside rc */
     int64_t too_close; /* pairs closer than MD_R_MIN: skipped, and an error for the caller */
 } md_force_acc;
+
+/* One pair inside rc (r2 = |d|², d = x_i - x_j): its force on i in fixed point, fx (atom j
+ * gets -fx), and when energy its energy and virial added to *epot and *virial. Every force
+ * path (the CPU loop, the GPU's thread kernel) computes a pair with this, so all give the
+ * same bits. */
+MD_HD static inline void md_pair_force_fx(double dx, double dy, double dz, double r2,
+                                          double shift_e, bool energy, int64_t fx[3],
+                                          int64_t *epot, int64_t *virial)
+{
+    double fr;
+    if (energy) {
+        double v;
+        fr = md_lj_pair(r2, shift_e, &v);
+        *epot += md_lj_energy_fx(v);
+        *virial += md_lj_virial_fx(r2, fr);
+    } else {
+        fr = md_lj_fr(r2);
+    }
+    fx[0] = md_round_i64(dx * fr);
+    fx[1] = md_round_i64(dy * fr);
+    fx[2] = md_round_i64(dz * fr);
+}
 
 /* xd[d][k] = x[d][k] · 2^-32 for atoms [0, n): exact. */
 void md_positions_to_double(const md_atoms *a, int32_t n, double *const xd[3]);

@@ -71,24 +71,14 @@ KERNEL(md_nonbonded_entries, md_force_args, a)
                 continue;
             }
             in_cut++;
-            double fr;
-            if (a.energy) {
-                double v;
-                fr = md_lj_pair(r2, shift_e, &v);
-                epot += md_lj_energy_fx(v);
-                virial += md_lj_virial_fx(r2, fr);
-            } else {
-                fr = md_lj_fr(r2);
-            }
-            const int64_t fx = md_round_i64(dx * fr);
-            const int64_t fy = md_round_i64(dy * fr);
-            const int64_t fz = md_round_i64(dz * fr);
-            fxi += fx;
-            fyi += fy;
-            fzi += fz;
-            atom_add(&f0[j], -fx, SCOPE_GPU, ORDER_RELAXED);
-            atom_add(&f1[j], -fy, SCOPE_GPU, ORDER_RELAXED);
-            atom_add(&f2[j], -fz, SCOPE_GPU, ORDER_RELAXED);
+            int64_t fx[3];
+            md_pair_force_fx(dx, dy, dz, r2, shift_e, a.energy, fx, &epot, &virial);
+            fxi += fx[0];
+            fyi += fx[1];
+            fzi += fx[2];
+            atom_add(&f0[j], -fx[0], SCOPE_GPU, ORDER_RELAXED);
+            atom_add(&f1[j], -fx[1], SCOPE_GPU, ORDER_RELAXED);
+            atom_add(&f2[j], -fx[2], SCOPE_GPU, ORDER_RELAXED);
         }
         atom_add(&f0[i], fxi, SCOPE_GPU, ORDER_RELAXED);
         atom_add(&f1[i], fyi, SCOPE_GPU, ORDER_RELAXED);
