@@ -7,12 +7,15 @@
  * (OpenSHMEM 1.5, which NVSHMEM follows); NULL excludes none. With nothing left to wait
  * for, _any returns SIZE_MAX and _some returns 0 (OpenSHMEM 1.5).
  */
+#include <sched.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -339,6 +342,74 @@ static void test_test_polls_until_set(void **state)
     run_pes_each(test_poll_body, NULL);
 }
 
+/* ---- a long put wakes the waiters of its range, and only those ----------------------- */
+
+#define LONG_WORDS 1024 /* longs in the array; a put of the first half is "long" (> 64 words) */
+#define WAITED_WORD 1000
+
+static pgas_thread *_Atomic waiter_thread;
+
+/* PE 1 waits on word WAITED_WORD of its array. PE 0, once PE 1 is in its wait, puts the first
+ * half of the array into PE 1 again and again: none of those puts touches the waited word,
+ * so none may wake PE 1 (they once woke every parked thread of the job). Then it puts the
+ * second half, which holds the word: first a value that leaves the wait unsatisfied (those
+ * puts must wake it), then the awaited one, and PE 1's wait ends. */
+static int long_put_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    const int me = nvshmem_my_pe();
+    long *words = nvshmem_calloc(LONG_WORDS, sizeof(long));
+    long *src = calloc(LONG_WORDS, sizeof(long));
+    for (int i = 0; i < LONG_WORDS; i++)
+        src[i] = 7;
+    nvshmem_barrier_all();
+    if (me == 1) {
+        atomic_store(&waiter_thread, pgas_thread_self());
+        nvshmem_long_wait_until(&words[WAITED_WORD], NVSHMEM_CMP_EQ, 7);
+        PE_CHECK_EQ_I64(words[0], 7);
+    } else if (me == 0) {
+        pgas_wait_info info;
+        pgas_thread *w;
+        while ((w = atomic_load(&waiter_thread)) == NULL || !pgas_thread_wait_info(w, &info))
+            sched_yield();
+        /* PE 1 spends nearly all of this parked: a put that woke it would be counted. */
+        const uint64_t before = shmemu_wakes_sent();
+        for (int k = 0; k < 20; k++) {
+            nvshmem_long_put(words, src, LONG_WORDS / 2, 1);
+            nanosleep(&(struct timespec){.tv_nsec = 2000000}, NULL);
+        }
+        PE_CHECK_MSG(shmemu_wakes_sent() == before,
+                     "puts beside the waited word woke a parked waiter %llu time(s)",
+                     (unsigned long long)(shmemu_wakes_sent() - before));
+        /* Puts over the word that leave the wait unsatisfied (5, not 7) must wake it each
+         * time it is parked: at least one of them finds it so. */
+        for (int i = 0; i < LONG_WORDS; i++)
+            src[i] = 5;
+        for (int k = 0; k < 20; k++) {
+            nvshmem_long_put(words + LONG_WORDS / 2, src, LONG_WORDS / 2, 1);
+            nanosleep(&(struct timespec){.tv_nsec = 2000000}, NULL);
+        }
+        PE_CHECK_MSG(shmemu_wakes_sent() > before,
+                     "20 puts over the waited word never woke its parked waiter");
+        for (int i = 0; i < LONG_WORDS; i++)
+            src[i] = 7;
+        nvshmem_long_put(words + LONG_WORDS / 2, src, LONG_WORDS / 2, 1);
+    }
+    nvshmem_barrier_all();
+    free(src);
+    nvshmem_free(words);
+    nvshmem_finalize();
+    return 0;
+}
+
+static void test_long_put_wakes_only_its_range(void **state)
+{
+    (void)state;
+    atomic_store(&waiter_thread, NULL);
+    run_pes(2, long_put_body, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_wait_until_signed_unsigned),
         cmocka_unit_test(test_all_any_some_vector),
         cmocka_unit_test(test_test_polls_until_set),
+        cmocka_unit_test(test_long_put_wakes_only_its_range),
     };
     return cmocka_run_group_tests_name("wait", tests, NULL, NULL);
 }

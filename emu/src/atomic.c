@@ -222,8 +222,27 @@ static bool spin_park(emu_thread *t, const volatile void *p, int type, uint64_t 
 
 static void spin_reset(emu_thread *t)
 {
-    if (t != NULL)
+    if (t != NULL) {
         t->spin_addr = NULL;
+        t->acq_poll_addr = NULL;
+    }
+}
+
+/* The acquire annotation of a load, or of a CAS that failed, that read v at p. A poll that
+ * rereads the value this thread's previous acquire poll of p returned, with no write of its
+ * own in between, skips it: the edge it would add is to a store the poller cannot tell from
+ * the one it already acquired, so no correct protocol relies on it; and under valgrind each
+ * edge opens a new segment (DRD) or a new vector clock (helgrind), which made a wait that
+ * polls for minutes cost more than the whole job. */
+static void annotate_acquire_poll(emu_thread *t, const volatile void *p, uint64_t v, int scope)
+{
+    if (t != NULL && t->acq_poll_addr == p && t->acq_poll_value == v)
+        return;
+    emu_annotate_acquire(p, scope);
+    if (t != NULL) {
+        t->acq_poll_addr = p;
+        t->acq_poll_value = v;
+    }
 }
 
 /* ---- operations ------------------------------------------------------------------------ */
@@ -323,8 +342,10 @@ uint64_t emu_atomic(void *p, int type, int op, uint64_t value, uint64_t compare,
         }
         old = o;
     }
-    if (is_acquire(order))
+    if (is_acquire(order) && wrote)
         emu_annotate_acquire(p, scope);
+    else if (is_acquire(order))
+        annotate_acquire_poll(t, p, old, scope);
     else
         note_relaxed_load(t, p, scope);
     if (wrote) {
@@ -354,7 +375,7 @@ uint64_t emu_load(const volatile void *p, int type, int scope, int order)
         uint64_t v = raw_load(p, type, is_acquire(order) ? mem_order(ORDER_ACQUIRE, scope)
                                                          : __ATOMIC_RELAXED);
         if (is_acquire(order))
-            emu_annotate_acquire(p, scope);
+            annotate_acquire_poll(t, p, v, scope);
         else
             note_relaxed_load(t, p, scope);
         if (!spin_park(t, p, type, v))

@@ -155,6 +155,9 @@ typedef struct emu_thread {
     uint64_t spin_value;
     unsigned spin_count;
     unsigned spin_limit;
+    /* the last acquire poll that annotated its edge: a reread of the same value skips it */
+    const volatile void *acq_poll_addr;
+    uint64_t acq_poll_value;
 } emu_thread;
 
 typedef struct emu_warp {

@@ -136,6 +136,8 @@ typedef struct pgas_reuse_slot {
     _Atomic(const struct pgas_thread *) issuer;
 } pgas_reuse_slot;
 
+#define PGAS_PARKED_SLOTS 64
+
 typedef struct pgas_pe {
     int id;
     _Atomic int init_status;  /* NVSHMEM_STATUS_* */
@@ -147,6 +149,11 @@ typedef struct pgas_pe {
     pgas_registered *registered; /* nvshmemx_buffer_register */
     size_t n_registered;
     _Atomic int parked; /* threads parked on a word of this PE's heap */
+    /* The words those threads wait on (0: a free slot), so that a write of a long range
+     * wakes just the waiters inside it; a waiter that finds no free slot counts in
+     * parked_unlisted, and while any does, a long write wakes every parked thread. */
+    _Atomic uintptr_t parked_words[PGAS_PARKED_SLOTS];
+    _Atomic int parked_unlisted;
     /* Set by shmem_init: messages name the shmem_ call a PE made, not the nvshmem_ one it
      * forwarded to (the OpenSHMEM layer is thin entry points over the same core). */
     _Atomic int openshmem_names;

@@ -215,6 +215,12 @@ typedef struct shmemu_sched_stats {
 /* Fills *out from the last job of this process that has ended; -1 if none was deterministic. */
 int shmemu_sched_last_stats(shmemu_sched_stats *out);
 
+/* How many times, since the process started, a write woke threads parked in a wait (one
+ * per futex wake of a wait bucket, whoever it woke). A write wakes only the waiters whose
+ * word it may have changed; tests use this to check that a long put beside a waiter's word
+ * does not wake it (under valgrind each needless wake costs a context switch). */
+uint64_t shmemu_wakes_sent(void);
+
 
 #ifdef __cplusplus
 }
