@@ -315,15 +315,10 @@ KERNEL(touch_kernel, touch_args, a)
  * allocator, which glibc's count does not see. */
 static bool heap_in_use(size_t *bytes)
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    (void)bytes;
-    return false;
-#else
-    if (pe_check_under_valgrind())
+    if (pe_check_own_allocator())
         return false;
     *bytes = mallinfo2().uordblks;
     return true;
-#endif
 }
 
 /* A job launches kernels every step, and every block attaches a thread to its PE: whatever

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -367,7 +368,6 @@ static int long_put_body(void *arg)
     if (me == 1) {
         atomic_store(&waiter_thread, pgas_thread_self());
         nvshmem_long_wait_until(&words[WAITED_WORD], NVSHMEM_CMP_EQ, 7);
-        PE_CHECK_EQ_I64(words[0], 7);
     } else if (me == 0) {
         pgas_wait_info info;
         pgas_thread *w;
@@ -382,6 +382,15 @@ static int long_put_body(void *arg)
         PE_CHECK_MSG(shmemu_wakes_sent() == before,
                      "puts beside the waited word woke a parked waiter %llu time(s)",
                      (unsigned long long)(shmemu_wakes_sent() - before));
+        if (pe_check_under_race_checker()) {
+            /* A long put is a plain copy, so a put over a word that another PE polls is a
+             * race the checkers report (delivery.c): end the wait with an atomic instead,
+             * and leave the half below to the native suite. */
+            nvshmem_long_atomic_set(&words[WAITED_WORD], 7, 1);
+            printf("[   NOTE   ] long puts over a polled word: native suite only (a race "
+                   "by design under the checkers)\n");
+            goto done;
+        }
         /* Puts over the word that leave the wait unsatisfied (5, not 7) must wake it each
          * time it is parked: at least one of them finds it so. */
         for (int i = 0; i < LONG_WORDS; i++)
@@ -396,7 +405,12 @@ static int long_put_body(void *arg)
             src[i] = 7;
         nvshmem_long_put(words + LONG_WORDS / 2, src, LONG_WORDS / 2, 1);
     }
+done:
     nvshmem_barrier_all();
+    if (me == 1) {
+        PE_CHECK_EQ_I64(words[0], 7);
+        PE_CHECK_EQ_I64(words[WAITED_WORD], 7);
+    }
     free(src);
     nvshmem_free(words);
     nvshmem_finalize();

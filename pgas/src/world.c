@@ -176,11 +176,17 @@ static void thread_detach(volatile uint32_t *exited)
         if (self->ent != NULL)
             pgas_sched_note_write(self, exited, sizeof *exited);
     }
-    atomic_exchange(&self->live, 0);
-    atomic_fetch_sub(&self->world->live_threads, 1);
-    if (self->ent != NULL)
-        pgas_sched_detach(self); /* hands the turn on for good */
-    self = NULL;
+    pgas_thread *t = self;
+    atomic_fetch_sub(&t->world->live_threads, 1);
+    if (t->ent != NULL) {
+        /* deterministic mode keeps the record, so it may still be touched after live = 0 */
+        atomic_exchange(&t->live, 0);
+        pgas_sched_detach(t); /* hands the turn on for good */
+        self = NULL;
+    } else {
+        self = NULL;
+        atomic_exchange(&t->live, 0); /* the last touch: another thread may claim it now */
+    }
 }
 
 int pgas_thread_attach(const pgas_thread *parent, int pe, const char *label)

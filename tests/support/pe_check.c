@@ -32,6 +32,40 @@ const int pe_counts[PE_COUNTS_N] = {1, 2, 3, 8};
 
 bool pe_check_under_valgrind(void) { return RUNNING_ON_VALGRIND != 0; }
 
+/* gcc defines __SANITIZE_*__; clang (the sanitizer builds' compiler) answers __has_feature. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PE_CHECK_TSAN 1
+#endif
+#if __has_feature(address_sanitizer)
+#define PE_CHECK_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define PE_CHECK_TSAN 1
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define PE_CHECK_ASAN 1
+#endif
+
+bool pe_check_under_race_checker(void)
+{
+#ifdef PE_CHECK_TSAN
+    return true;
+#else
+    return pe_check_under_valgrind();
+#endif
+}
+
+bool pe_check_own_allocator(void)
+{
+#if defined(PE_CHECK_TSAN) || defined(PE_CHECK_ASAN)
+    return true;
+#else
+    return pe_check_under_valgrind();
+#endif
+}
+
 int pe_check_scaled(int n, int div)
 {
     if (!pe_check_under_valgrind())

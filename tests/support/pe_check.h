@@ -34,6 +34,12 @@ extern const int pe_counts[PE_COUNTS_N]; /* 1, 2, 3, 8 */
 
 /* True when running under valgrind: suites scale their loop counts down with it. */
 bool pe_check_under_valgrind(void);
+/* True under helgrind or DRD, or in a ThreadSanitizer build: a test leaves out what the
+ * runtime's model reports as a race on purpose (a plain put over a word another PE polls). */
+bool pe_check_under_race_checker(void);
+/* True under valgrind or in a sanitizer build: malloc is not glibc's, so glibc's heap
+ * counts (mallinfo2) do not see it. */
+bool pe_check_own_allocator(void);
 /* n natively, max(1, n / div) under valgrind. */
 int pe_check_scaled(int n, int div);
 
