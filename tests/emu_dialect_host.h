@@ -17,7 +17,8 @@
 
 #define DIALECT_BUF_BYTES 8192
 enum { DIALECT_BLOCKS = 4, DIALECT_THREADS = 64, DIALECT_MORE_BLOCKS = 2,
-       DIALECT_MORE_THREADS = 64 /* 8 x 4 x 2 */ };
+       DIALECT_MORE_THREADS = 64 /* 8 x 4 x 2 */, DIALECT_TIMER_BLOCKS = 4,
+       DIALECT_TIMER_THREADS = 32 };
 
 /* ---- dialect_kernel ---------------------------------------------------------------------- */
 
@@ -131,6 +132,44 @@ static void dialect_more_check(const dialect_more_args *a)
     for (int b = 0; b < blocks; b++)
         DIALECT_CHECK(a->mbar_ok[b] == 3, "mbarrier phases of block %d: %d, want 3", b,
                       a->mbar_ok[b]);
+}
+
+/* ---- dialect_timer_kernel ---------------------------------------------------------------- */
+
+static void dialect_timer_layout(char *mem, dialect_timer_args *a)
+{
+    a->t = (uint64_t *)mem; /* 2 launches x blocks x 3 stamps: 192 bytes */
+}
+
+static void dialect_timer_init(const dialect_timer_args *a)
+{
+    memset(a->t, 0, 2 * 3 * DIALECT_TIMER_BLOCKS * sizeof(uint64_t));
+}
+
+/* globaltimer() never goes backwards: two reads in a row, reads ordered by a grid barrier
+ * (any blocks), and reads ordered by stream order (the second launch after the first). */
+static void dialect_timer_check(const dialect_timer_args *a)
+{
+    const int nb = DIALECT_TIMER_BLOCKS;
+    for (int l = 0; l < 2; l++) {
+        const uint64_t *t = a->t + 3 * nb * l;
+        for (int b = 0; b < nb; b++) {
+            const uint64_t *s = t + 3 * b;
+            DIALECT_CHECK(s[0] != 0, "launch %d block %d: globaltimer() read 0", l, b);
+            DIALECT_CHECK(s[1] >= s[0], "launch %d block %d: second read %llu before first %llu",
+                          l, b, (unsigned long long)s[1], (unsigned long long)s[0]);
+            for (int c = 0; c < nb; c++)
+                DIALECT_CHECK(t[3 * c + 2] >= s[1], "launch %d: block %d after grid_sync read "
+                              "%llu, before block %d's %llu from before it", l, c,
+                              (unsigned long long)t[3 * c + 2], b, (unsigned long long)s[1]);
+        }
+    }
+    for (int b = 0; b < nb; b++)
+        for (int c = 0; c < nb; c++)
+            DIALECT_CHECK(a->t[3 * nb + 3 * c] >= a->t[3 * b + 2], "second launch block %d "
+                          "read %llu, before the first launch's block %d (%llu)", c,
+                          (unsigned long long)a->t[3 * nb + 3 * c], b,
+                          (unsigned long long)a->t[3 * b + 2]);
 }
 
 #endif

@@ -5,13 +5,14 @@
  *   nvcc:      nvcc -x cu -std=c++17 -arch=sm_90 -Ipgas/include -Iemu/include -c
  *              tests/emu_dialect_kernels.c     (no GPU needed to compile)
  *
- * Between them the two kernels use every part of the dialect that does not need NVSHMEM
+ * Between them the kernels use every part of the dialect that does not need NVSHMEM
  * (kernels that call NVSHMEM also need -DSHMEMU_WITH_NVSHMEM and NVSHMEM's headers under
  * nvcc): dialect_kernel the common path, dialect_more_kernel 3D indices, the remaining
  * shuffles and votes, every atomic on 32- and 64-bit integers and on float and double,
  * every load and store order at sys scope, mbarrier tokens and try-waits, and a bulk copy
- * shared -> global. `make` compiles this file with nvcc when nvcc is found. The code is in
- * the common subset of C and C++: no compound literals, no implicit void * conversions.
+ * shared -> global; dialect_timer_kernel the clock, globaltimer(). `make` compiles this
+ * file with nvcc when nvcc is found. The code is in the common subset of C and C++: no
+ * compound literals, no implicit void * conversions.
  */
 #include <stdint.h>
 
@@ -215,4 +216,35 @@ void dialect_more_launch(dialect_more_args args, int blocks, cudaStream_t stream
 void dialect_more_launch(dialect_more_args args, int blocks, cudaStream_t stream)
 {
     LAUNCH(dialect_more_kernel, DIM3(blocks, 1, 1), DIM3(8, 4, 2), 0, stream, args);
+}
+
+/* ---- globaltimer ------------------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t *t; /* per launch and block: [0], [1] two reads in a row, [2] after grid_sync */
+} dialect_timer_args;
+
+/* Thread 0 of each block reads the clock twice, then again after the grid barrier: every
+ * read after the barrier follows every read before it, in any block. */
+KERNEL(dialect_timer_kernel, dialect_timer_args, a)
+{
+    uint64_t *mine = a.t + 3 * blockIdx.x;
+    if (threadIdx.x == 0) {
+        mine[0] = globaltimer();
+        mine[1] = globaltimer();
+    }
+    grid_sync();
+    if (threadIdx.x == 0)
+        mine[2] = globaltimer();
+}
+
+/* Two cooperative launches in stream order, the second into t + 3 * blocks. */
+void dialect_timer_launch(dialect_timer_args args, int blocks, int threads, cudaStream_t stream);
+void dialect_timer_launch(dialect_timer_args args, int blocks, int threads, cudaStream_t stream)
+{
+    LAUNCH_COOP(dialect_timer_kernel, DIM3(blocks, 1, 1), DIM3(threads, 1, 1), 0, stream, args);
+    dialect_timer_args second = args;
+    second.t = args.t + 3 * blocks;
+    LAUNCH_COOP(dialect_timer_kernel, DIM3(blocks, 1, 1), DIM3(threads, 1, 1), 0, stream,
+                second);
 }

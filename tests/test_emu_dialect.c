@@ -57,6 +57,24 @@ static int dialect_more_body(void *arg)
     return 0;
 }
 
+static int dialect_timer_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    char *mem = NULL;
+    cudaMalloc((void **)&mem, DIALECT_BUF_BYTES);
+    dialect_timer_args a;
+    dialect_timer_layout(mem, &a);
+    dialect_timer_init(&a);
+    dialect_timer_launch(a, DIALECT_TIMER_BLOCKS, DIALECT_TIMER_THREADS, NULL);
+    PE_CHECK(cudaGetLastError() == cudaSuccess);
+    cudaDeviceSynchronize();
+    dialect_timer_check(&a);
+    cudaFree(mem);
+    nvshmem_finalize();
+    return 0;
+}
+
 static void test_dialect_kernel(void **state)
 {
     (void)state;
@@ -71,11 +89,20 @@ static void test_dialect_more_kernel(void **state)
     run_pes(3, dialect_more_body, NULL);
 }
 
+/* globaltimer(): non-decreasing within a thread, across a grid barrier, across launches. */
+static void test_dialect_globaltimer(void **state)
+{
+    (void)state;
+    run_pes(1, dialect_timer_body, NULL);
+    run_pes(2, dialect_timer_body, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dialect_kernel),
         cmocka_unit_test(test_dialect_more_kernel),
+        cmocka_unit_test(test_dialect_globaltimer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,8 +12,12 @@
  *   - the direct path's bulk copies (--bulk-copy on: tma_st of the coordinates, tma_ld of
  *     the returned forces) give the store path's bits at every step, and the id-coded halo
  *     contents, in 1D, 2D, 3D and two pulses, fused, pulse and host, with chunks small
- *     enough (and block splits odd enough) to cross chunk and alignment boundaries.
+ *     enough (and block splits odd enough) to cross chunk and alignment boundaries;
+ *   - --timing changes no bit, and its device intervals (per-block %globaltimer stamps)
+ *     are sound: not negative, nested as defined, inside the step's events and wall time.
  */
+#include <math.h>
+
 #include "kernels/halo.h" /* MD_BULK_SMEM */
 #include "options.h"
 #include "par.h"
@@ -183,8 +187,42 @@ static void test_halo_contents(void **state)
     md_system_free(&sys);
 }
 
-/* --timing (opt.phase_times): the same bits, every step without a search counted, every
- * phase timed (times are wall clock on the emulator's events). */
+/* The device intervals of --timing (par.h md_dtime, from the kernels' per-block stamps):
+ * finite and not negative; local and non-local work within the step, non-overlap within
+ * the non-local work; each step's device span inside its pair of step events (the events
+ * bracket every kernel of the step, on the same clock in the emulator) and so the sum
+ * within the step loop's wall time. A table never emptied between steps would make step
+ * k's span cover steps 1..k, far beyond both. */
+static void check_dtimes(const md_par_result *res, const char *what)
+{
+    const double *d = res->dtime_ms;
+    for (int k = 0; k < MD_NDT; k++)
+        if (!isfinite(d[k]) || d[k] < 0.0)
+            fail_msg("%s: %s %g ms", what, md_par_dtime_name[k], d[k]);
+    if (!(d[MD_DT_STEP] > 0.0 && d[MD_DT_LOCAL] > 0.0))
+        fail_msg("%s: no device time (step %g, local %g ms)", what, d[MD_DT_STEP],
+                 d[MD_DT_LOCAL]);
+    if (!(d[MD_DT_NONLOCAL] > 0.0))
+        fail_msg("%s: no non-local work", what);
+    if (d[MD_DT_LOCAL] > d[MD_DT_STEP] || d[MD_DT_NONLOCAL] > d[MD_DT_STEP])
+        fail_msg("%s: local %g or non-local %g ms beyond the step's %g ms", what,
+                 d[MD_DT_LOCAL], d[MD_DT_NONLOCAL], d[MD_DT_STEP]);
+    if (d[MD_DT_NONOVERLAP] > d[MD_DT_NONLOCAL])
+        fail_msg("%s: non-overlap %g ms beyond the non-local work's %g ms", what,
+                 d[MD_DT_NONOVERLAP], d[MD_DT_NONLOCAL]);
+    if (d[MD_DT_STEP] > res->phase_ms[MD_PH_STEP] + 1e-3)
+        fail_msg("%s: device step %g ms beyond the step events' %g ms", what, d[MD_DT_STEP],
+                 res->phase_ms[MD_PH_STEP]);
+    if (d[MD_DT_STEP] > 1e3 * res->seconds)
+        fail_msg("%s: device step %g ms beyond the step loop's %g ms wall time", what,
+                 d[MD_DT_STEP], 1e3 * res->seconds);
+}
+
+/* --timing (opt.phase_times): the same bits as the serial reference at every step (the
+ * stamps never touch the physics), every step without a search counted, every phase timed
+ * (times are wall clock on the emulator's events), and the device intervals sound. 1 PE
+ * (no halo: the non-local work is the non-local force kernel) and 2 PEs with each halo,
+ * both force-kernel forms. */
 static void test_phase_times(void **state)
 {
     (void)state;
@@ -193,25 +231,33 @@ static void test_phase_times(void **state)
     small_system(&sys, &par, 6, 6, 6);
     uint64_t ref[MAXSTEPS + 1];
     serial_ref(&sys, &par, ref);
-    for (int h = 0; h < 3; h++) {
-        md_ddparams dd = md_test_ddparams(2, 1, 1, false);
+    for (int h = 0; h < 5; h++) {
+        const int pes = h == 0 ? 1 : 2;
+        md_ddparams dd = md_test_ddparams(pes, 1, 1, false);
         md_par_opts o;
         md_par_opts_default(&o);
-        o.halo = h == 2 ? MD_HALO_HOST : h ? MD_HALO_PULSE : MD_HALO_FUSED;
+        o.halo = h == 3 ? MD_HALO_HOST : h == 2 ? MD_HALO_PULSE : MD_HALO_FUSED;
+        o.force = h == 4 ? MD_FORCE_THREADS : MD_FORCE_AUTO;
         o.sample_every = 1;
         o.phase_times = true;
+        char what[64];
+        snprintf(what, sizeof what, "--timing, %d PE(s), %s%s", pes, halo_str(o.halo),
+                 h == 4 ? ", threads" : "");
         rec r;
         memset(&r, 0, sizeof r);
         md_par_result res;
         md_error err;
         if (md_par_run(&sys, &par, &dd, &o, record, &r, &res, &err) != 0)
-            fail_msg("--timing: %s", err.msg);
+            fail_msg("%s: %s", what, err.msg);
         for (long k = 0; k <= par.steps; k++)
-            assert_true(r.sum[k] == ref[k]);
+            if (r.sum[k] != ref[k])
+                fail_msg("%s, step %ld: checksum %016llx, serial %016llx", what, k,
+                         (unsigned long long)r.sum[k], (unsigned long long)ref[k]);
         assert_int_equal(res.timed_steps, par.steps - par.steps / par.nstlist);
         for (int ph = 0; ph < MD_NPHASE; ph++)
             assert_true(res.phase_ms[ph] >= 0.0);
         assert_true(res.phase_ms[MD_PH_STEP] > 0.0);
+        check_dtimes(&res, what);
     }
     md_system_free(&sys);
 }

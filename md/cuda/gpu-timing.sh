@@ -4,9 +4,12 @@
 # halo variant, transport and graph setting, runs
 #     GPU_MD --cells C --steps S --thermo 0 --pes P --halo H --transport T [--graph] --timing
 # and prints one line: the configuration, PE 0's device ms per step of each phase (the
-# --timing line: steps without a search, the device synchronized after each step), the
-# whole run's atom-steps/s (wall clock, searches included) and the final checksum (every
-# configuration of one size must print the same). Then the same configuration free-running:
+# "--timing:" line, CUDA events: steps without a search, the device synchronized after
+# each step), PE 0's device µs per step of local work, non-local work, non-overlap and the
+# step from the kernels' per-block %globaltimer stamps (the "--timing device:" line, the
+# same steps; paper 000 §6.3), the whole run's atom-steps/s (wall clock, searches
+# included) and the final checksum (every configuration of one size must print the same).
+# Then the same configuration free-running:
 #     GPU_MD ... --steps F --nstlist 100000 --thermo 0   (no --timing)
 # one search (step 0), no synchronization until the last step: the wall-clock µs per step
 # of the step loop (the host issues ahead; what a run without --timing gets). Its lists go
@@ -32,7 +35,7 @@ export NVSHMEM_DISABLE_NVLS=1
 [ -n "${NVSHMEM_LIB:-}" ] && export LD_LIBRARY_PATH="$NVSHMEM_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 dev=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 echo "# gpu-timing: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nvidia-smi -L | grep -c '^GPU ') x $dev, $STEPS steps${XARGS:+, $XARGS}"
-echo "# cells atoms pes halo transport graph | kick+drift local-nb halo-x nonlocal-nb halo-f kick step (ms) | atom-steps/s | checksum | free-running us/step"
+echo "# cells atoms pes halo transport graph | kick+drift local-nb halo-x nonlocal-nb halo-f kick step (ms, events) | local-work non-local-work non-overlap step (us, %globaltimer) | atom-steps/s | checksum | free-running us/step"
 for cells in $CELLS; do
     for pes in $PES; do
         for cfg in $CONFIGS; do
@@ -48,6 +51,8 @@ for cells in $CELLS; do
             sum=$(echo "$out" | awk '/^checksum/ { print $2 }')
             atoms=$(echo "$out" | awk '/^# shmemu-md:/ { print $3 }')
             ph=$(awk '/--timing:/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+$/ && $(i-1) !~ /over/) printf "%s ", $i }' /tmp/gt.err)
+            dv=$(awk '/--timing device:/ { sub(/.*timestamps: */, ""); n = split($0, f, " ")
+                 for (i = 2; i <= n; i += 2) printf "%s ", f[i] }' /tmp/gt.err)
             rate=$(awk '/atom-steps\/s/ { for (i = 1; i <= NF; i++) if ($i == "atom-steps/s") print $(i-1) }' /tmp/gt.err | tr -d ':')
             [ $st -ne 0 ] && tail -3 /tmp/gt.err | sed 's/^/#   /'
             us=none
@@ -58,7 +63,7 @@ for cells in $CELLS; do
                 us=$(awk -v n="$atoms" '/atom-steps\/s/ { for (i = 1; i <= NF; i++)
                      if ($i == "atom-steps/s") printf "%.1f", 1e6 * n / $(i-1) }' /tmp/gt.err)
             fi
-            echo "$cells $atoms $pes $halo $tr $graph | ${ph:-none} | ${rate:-?} | ${sum:-FAILED status $st} | ${us:-FAILED}"
+            echo "$cells $atoms $pes $halo $tr $graph | ${ph:-none} | ${dv:-none} | ${rate:-?} | ${sum:-FAILED status $st} | ${us:-FAILED}"
         done
     done
 done

@@ -72,6 +72,7 @@ void md_par_halo_x(md_par_pe *c)
     if (!(shmemu_bug(SHMEMU_BUG_X_SEQ_NOT_INCREMENTED) && c->seq_x > 0))
         ++c->seq_x;
     md_halo_args a = md_par_halo_args(c, c->seq_x);
+    a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_X);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     if (c->job->opt.halo == MD_HALO_FUSED) {
         LAUNCH(md_fused_pack_comm_x, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
@@ -95,6 +96,7 @@ static void halo_f(md_par_pe *c, cudaStream_t stream)
         return;
     }
     md_halo_args a = md_par_halo_args(c, ++c->seq_f);
+    a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_F);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     if (c->job->opt.halo == MD_HALO_FUSED) {
         LAUNCH(md_fused_comm_unpack_f, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, stream, a);
@@ -139,6 +141,7 @@ static void nonbonded(md_par_pe *c, bool nonlocal, bool energy)
     a.acc = c->acc + (nonlocal ? c->G : 0);
     a.nacc = c->G;
     a.energy = energy;
+    a.ts = md_par_timer_slot(&c->timer, nonlocal ? MD_TR_NONLOCAL : MD_TR_LOCAL);
     cudaStream_t s = nonlocal ? c->s_nl : c->s_loc;
     if (c->force == MD_FORCE_THREADS) { /* a thread per i-entry (nonbonded_threads.c) */
         const int64_t nent = (nonlocal ? c->pe.nonlocal : c->pe.local).nent;
@@ -170,6 +173,7 @@ static void update(md_par_pe *c, bool drift_too)
     a.type = c->type;
     a.drift = c->drift_d;
     a.drift_too = drift_too;
+    a.ts = md_par_timer_slot(&c->timer, drift_too ? MD_TR_UPDATE : MD_TR_KICK);
     if (c->force == MD_FORCE_THREADS) /* the GPU's geometry: a thread per atom */
         LAUNCH(md_update, DIM3(blocks_for(c, a.n_home, MD_UPDATE_THREADS_PER_BLOCK), 1, 1),
                DIM3(MD_UPDATE_THREADS_PER_BLOCK, 1, 1), 0, c->s_upd, a);
@@ -550,6 +554,7 @@ static int pe_main(void *arg)
         const bool snap = snapshot_step(job, step);
         const bool search = step % job->par.nstlist == 0;
         const bool graph = job->opt.graph && !search; /* --graph: the step as one graph */
+        md_par_timer_reset(&c->timer, c->s_upd);     /* --timing: empty the stamps */
         md_par_timer_mark(&c->timer, MD_PH_STEP, 0, c->s_upd);
         if (graph)
             md_par_graph_begin(c);
@@ -590,6 +595,8 @@ static int pe_main(void *arg)
         for (int ph = 0; ph < MD_NPHASE; ph++)
             job->res.phase_ms[ph] = c->timer.ms[ph];
         job->res.timed_steps = c->timer.steps;
+        for (int k = 0; k < MD_NDT; k++)
+            job->res.dtime_ms[k] = 1e-6 * c->timer.dev_ns[k];
         job->res.graph_launches = c->graph_launches;
         job->res.graph_builds = c->graph_builds;
         for (int p = 0; p < c->grid.total_pulses; p++) {

@@ -78,6 +78,19 @@ typedef enum {
 } md_phase;
 extern const char *const md_par_phase_name[MD_NPHASE];
 
+/* The device intervals of a step that opt.phase_times takes from the kernels' per-block
+ * %globaltimer stamps (paper 000 §6.3; kernels/tstamp.h, par_timing.c), per step:
+ *   local       start to end of the Local Non-bonded F kernel(s)
+ *   nonlocal    start of the first non-local kernel (the coordinate halo's first pack; the
+ *               non-local force kernel when there is no halo) to the end of the last
+ *               (the force halo's last unpack)
+ *   nonoverlap  end of the local force kernel (or the non-local start, if later) to the end
+ *               of the non-local work, 0 when the non-local work ends first: what the
+ *               local work did not hide (so never more than nonlocal)
+ *   step        the first block start of the step to its last block end, any kernel */
+typedef enum { MD_DT_LOCAL = 0, MD_DT_NONLOCAL, MD_DT_NONOVERLAP, MD_DT_STEP, MD_NDT } md_dtime;
+extern const char *const md_par_dtime_name[MD_NDT];
+
 /* Called on PE 0 at every output step with the global sums (the same md_thermo that
  * md_sim_thermo gives). Non-zero stops the run (the value is returned). */
 typedef int (*md_par_sample_fn)(const md_thermo *t, void *ctx);
@@ -94,6 +107,8 @@ typedef struct md_par_result {
     int bulk_pulses;         /* of the direct ones, those with bulk copies (PE 0) */
     double phase_ms[MD_NPHASE]; /* opt.phase_times: PE 0's device ms per phase, summed */
     long timed_steps;        /* the steps summed (search steps are not) */
+    double dtime_ms[MD_NDT]; /* opt.phase_times: PE 0's device intervals, ms, summed over
+                              * the timed steps */
     long graph_launches;     /* opt.graph: steps launched as a graph (PE 0) */
     long graph_builds;       /* opt.graph: instantiations (the rest were updates) */
 } md_par_result;

@@ -35,6 +35,7 @@ void md_par_host_halo_x(md_par_pe *c)
 {
     const int np = c->grid.total_pulses;
     md_halo_args a = md_par_halo_args(c, 0);
+    a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_X);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     for (int p = 0; p < np; p++) { /* pulse order: z, y, x (or the --dim-order) */
         const md_dpulse *m = &c->hdp[p];
@@ -54,6 +55,7 @@ void md_par_host_halo_f(md_par_pe *c)
 {
     const int np = c->grid.total_pulses;
     md_halo_args a = md_par_halo_args(c, 0);
+    a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_F);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     for (int p = np - 1; p >= 0; p--) { /* reverse pulse order */
         const md_dpulse *m = &c->hdp[p];

@@ -30,7 +30,8 @@ typedef struct md_par_job {    /* shared by the PE threads, read-only while they
     md_par_result res;         /* filled by PE 0 */
 } md_par_job;
 
-/* --timing (par_timing.c): a start and an end event per phase, the sums of the counted steps. */
+/* --timing (par_timing.c): the kernels' per-block timestamps (kernels/tstamp.h) and a start
+ * and an end event per phase; the sums of the counted steps. */
 typedef struct md_par_timer {
     bool on;
     bool used[MD_NPHASE];      /* recorded in this step */
@@ -38,13 +39,22 @@ typedef struct md_par_timer {
     cudaEvent_t ev[MD_NPHASE][2];
     double ms[MD_NPHASE];
     long steps;
+    md_tslot *slots;           /* device [MD_NTROLE]: this step's stamps */
+    md_tslot slots_h[MD_NTROLE]; /* the host's copy, after the step's synchronize */
+    double dev_ns[MD_NDT];     /* device intervals (par.h md_dtime), ns, summed */
 } md_par_timer;
 
 void md_par_timer_init(md_par_timer *t, bool on);
 void md_par_timer_free(md_par_timer *t);
 /* Records phase ph's start (end 0) or end (end 1) event on stream s. */
 void md_par_timer_mark(md_par_timer *t, md_phase ph, int end, cudaStream_t s);
-/* At the end of a step: synchronizes, adds this step's phases when count. */
+/* The timestamp slot that role r's kernels get: NULL when timing is off. */
+md_tslot *md_par_timer_slot(md_par_timer *t, md_trole r);
+/* At the start of a step, before its first kernel: empties the stamps on stream s (the
+ * step's other streams wait for s). */
+void md_par_timer_reset(md_par_timer *t, cudaStream_t s);
+/* At the end of a step: synchronizes, adds this step's phases and device intervals when
+ * count. */
 void md_par_timer_step(md_par_timer *t, bool count);
 
 typedef struct md_par_pe {

@@ -65,6 +65,19 @@ int main(void)
     dialect_more_check(&hm);
     printf("dialect_more_kernel: %s\n", failures > first ? "FAILED" : "ok");
 
+    dialect_timer_args ht, dt;
+    dialect_timer_layout(host, &ht);
+    dialect_timer_init(&ht);
+    dialect_timer_layout(dev, &dt);
+    int before = failures;
+    cuda_ok(cudaMemcpy(dev, host, DIALECT_BUF_BYTES, cudaMemcpyHostToDevice), "copy in");
+    dialect_timer_launch(dt, DIALECT_TIMER_BLOCKS, DIALECT_TIMER_THREADS, 0);
+    cuda_ok(cudaGetLastError(), "launch dialect_timer_kernel");
+    cuda_ok(cudaDeviceSynchronize(), "dialect_timer_kernel");
+    cuda_ok(cudaMemcpy(host, dev, DIALECT_BUF_BYTES, cudaMemcpyDeviceToHost), "copy out");
+    dialect_timer_check(&ht);
+    printf("dialect_timer_kernel: %s\n", failures > before ? "FAILED" : "ok");
+
     cudaFree(dev);
     free(host);
     printf("%d check(s) failed\n", failures);

@@ -153,6 +153,16 @@ __device__ inline void st_relaxed(T *p, typename emu_same_type_<T>::type v, int 
     EMU_CUDA_SCOPED_(T, p, scope, r.store(v, cuda::memory_order_relaxed))
 }
 
+/* globaltimer(): the GPU's global nanosecond timer (PTX %globaltimer: one clock for every
+ * SM of the device, so stamps of different blocks compare). For timing only: a kernel's
+ * results must never depend on it. */
+__device__ inline uint64_t globaltimer(void)
+{
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+    return t;
+}
+
 /* ---- mbarrier and bulk copies (PTX; sm_80 for mbarrier, sm_90 for tx counts and TMA) ---- */
 
 __device__ inline unsigned emu_smem_(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
@@ -479,6 +489,12 @@ EMU_VALUE_TYPES_(EMU_ATOM_FNS_)
 #define ld_relaxed(p, scope) EMU_BY_TARGET_(emu_ld, p)((p), (scope), ORDER_RELAXED)
 #define st_release(p, v, scope) EMU_BY_TARGET_(emu_st, p)((p), (v), (scope), ORDER_RELEASE)
 #define st_relaxed(p, v, scope) EMU_BY_TARGET_(emu_st, p)((p), (v), (scope), ORDER_RELAXED)
+
+/* globaltimer(): nanoseconds of CLOCK_MONOTONIC (emu/src/clock.c), the emulator's
+ * %globaltimer: one clock for every block, PE and stream, never going backwards. For timing
+ * only: a kernel's results must never depend on it. */
+uint64_t emu_globaltimer(void);
+#define globaltimer() emu_globaltimer()
 
 #define __threadfence_block() emu_fence(SCOPE_BLOCK)
 #define __threadfence() emu_fence(SCOPE_GPU)

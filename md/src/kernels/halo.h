@@ -30,6 +30,7 @@
 #include "../force.h"
 #include "../pairlist.h"
 #include "shmemu/kernel.h"
+#include "tstamp.h"
 
 #define MD_KMAX_PULSES 6
 
@@ -79,6 +80,7 @@ typedef struct md_halo_args {
     int64_t *f[3];       /* this PE's non-local forces (symmetric) */
     md_dsig *sig;        /* this PE's signal words (symmetric) */
     uint64_t seq;        /* this exchange's number (>= 1) */
+    md_tslot *ts;        /* --timing: the role's timestamp slot (tstamp.h); NULL: off */
 } md_halo_args;
 
 KERNEL_DECL(md_fused_pack_comm_x, md_halo_args);
@@ -108,6 +110,7 @@ typedef struct md_force_args {
     md_force_acc *acc;    /* [G] per block, overwritten */
     int nacc;             /* entries of acc (the threads form clears them all) */
     int energy;
+    md_tslot *ts;         /* --timing: the role's timestamp slot (tstamp.h); NULL: off */
 } md_force_args;
 
 KERNEL_DECL(md_nonbonded, md_force_args);
@@ -125,6 +128,7 @@ typedef struct md_update_args {
     const int32_t *type;
     const double *drift;  /* [ntypes] dt²/(2m) */
     int drift_too;        /* 1: kick then drift (step start); 0: kick only (step end) */
+    md_tslot *ts;         /* --timing: the role's timestamp slot (tstamp.h); NULL: off */
 } md_update_args;
 
 KERNEL_DECL(md_update, md_update_args);

@@ -22,6 +22,7 @@ KERNEL(md_fused_comm_unpack_f, md_halo_args, a)
     const int p = a.npulse - 1 - (int)blockIdx.y;
     const md_dpulse *m = &a.pulses[p];
     const int nb = (int)gridDim.x, b = (int)blockIdx.x;
+    md_tstamp_begin(a.ts);
     if (b == 0 && threadIdx.x == 0) {
         for (int k = p + 1; k < a.npulse; k++)
             if ((a.pulses[k].dep_mask & (1u << p)) &&
@@ -38,4 +39,5 @@ KERNEL(md_fused_comm_unpack_f, md_halo_args, a)
     __syncthreads();
     if (threadIdx.x == 0 && md_elect_last(&a.sig->cnt_f[p], nb))
         st_release(&a.sig->done_f[p], a.seq, SCOPE_GPU);
+    md_tstamp_end(a.ts);
 }

@@ -23,6 +23,7 @@ KERNEL(md_fused_pack_comm_x, md_halo_args, a)
     const int p = (int)blockIdx.y;
     const md_dpulse *m = &a.pulses[p];
     const int nb = (int)gridDim.x, b = (int)blockIdx.x;
+    md_tstamp_begin(a.ts);
     int32_t lo, hi;
     md_split(m->n_indep, b, nb, &lo, &hi);
     md_pack_x(m, a.x, lo, hi);
@@ -54,4 +55,5 @@ KERNEL(md_fused_pack_comm_x, md_halo_args, a)
         if (b == 0 && !shmemu_bug(SHMEMU_BUG_X_RECV_WAIT_MISSING))
             md_wait_seq(&a.sig->sig_x[p], a.seq);
     }
+    md_tstamp_end(a.ts); /* block 0's includes the wait for the incoming pulse */
 }

@@ -10,7 +10,9 @@
 KERNEL(md_host_unpack_f, md_halo_args, a)
 {
     const md_dpulse *m = &a.pulses[a.pulse];
+    md_tstamp_begin(a.ts);
     int32_t lo, hi;
     md_split(m->send_size, (int)blockIdx.x, (int)gridDim.x, &lo, &hi);
     md_unpack_f(m, a.f, lo, hi);
+    md_tstamp_end(a.ts);
 }

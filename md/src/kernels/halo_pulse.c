@@ -12,34 +12,43 @@
 KERNEL(md_pulse_pack_x, md_halo_args, a)
 {
     const md_dpulse *m = &a.pulses[a.pulse];
+    md_tstamp_begin(a.ts);
     int32_t lo, hi;
     md_split(m->send_size, (int)blockIdx.x, (int)gridDim.x, &lo, &hi);
     md_pack_x(m, a.x, lo, hi);
+    md_tstamp_end(a.ts);
 }
 
 /* One thread: the packed coordinates go to send_rank (kernel boundary orders the pack). */
 KERNEL(md_pulse_comm_x, md_halo_args, a)
 {
+    md_tstamp_begin(a.ts);
     md_notify_x(&a.pulses[a.pulse], a.x, a.sig, a.pulse, a.seq, NVSHMEM_SIGNAL_ADD);
+    md_tstamp_end(a.ts);
 }
 
 /* One thread: our halo slots of the pulse have arrived. */
 KERNEL(md_pulse_recv_x, md_halo_args, a)
 {
+    md_tstamp_begin(a.ts);
     md_wait_seq(&a.sig->sig_x[a.pulse], a.seq);
+    md_tstamp_end(a.ts);
 }
 
 /* One thread: our halo slots' forces of the pulse go back to recv_rank. */
 KERNEL(md_pulse_comm_f, md_halo_args, a)
 {
     const md_dpulse *m = &a.pulses[a.pulse];
+    md_tstamp_begin(a.ts);
     md_notify_f(m, a.f, a.sig, a.pulse, a.seq, NVSHMEM_SIGNAL_ADD, m->owner_sig_f != NULL);
+    md_tstamp_end(a.ts);
 }
 
 /* Grid nb x 1: wait for the forces of our index_map, add them. */
 KERNEL(md_pulse_unpack_f, md_halo_args, a)
 {
     const md_dpulse *m = &a.pulses[a.pulse];
+    md_tstamp_begin(a.ts);
     if (threadIdx.x == 0)
         md_wait_seq(&a.sig->sig_f[a.pulse], a.seq);
     if (!shmemu_bug(SHMEMU_BUG_F_UNPACK_SYNC_MISSING))
@@ -47,4 +56,5 @@ KERNEL(md_pulse_unpack_f, md_halo_args, a)
     int32_t lo, hi;
     md_split(m->send_size, (int)blockIdx.x, (int)gridDim.x, &lo, &hi);
     md_unpack_f(m, a.f, lo, hi);
+    md_tstamp_end(a.ts);
 }

@@ -15,6 +15,7 @@
 KERNEL(md_nonbonded, md_force_args, a)
 {
     const int G = (int)gridDim.x, b = (int)blockIdx.x;
+    md_tstamp_begin(a.ts);
     int32_t lo, hi;
     md_split(a.n_conv, b, G, &lo, &hi);
     for (int d = 0; d < 3; d++)
@@ -36,8 +37,10 @@ KERNEL(md_nonbonded, md_force_args, a)
     const double *xd[3] = {a.xd[0], a.xd[1], a.xd[2]};
     md_force_pairs(&part, xd, out, a.lj, a.energy != 0, &acc);
     a.acc[b] = acc;
-    if (G == 1)
+    if (G == 1) {
+        md_tstamp_end(a.ts);
         return;
+    }
     grid_sync();
     md_split(a.n_out, b, G, &lo, &hi);
     for (int d = 0; d < 3; d++)
@@ -47,4 +50,5 @@ KERNEL(md_nonbonded, md_force_args, a)
                 s += a.scratch[((int64_t)k * 3 + d) * a.n_conv + i];
             a.f[d][i] = s;
         }
+    md_tstamp_end(a.ts);
 }

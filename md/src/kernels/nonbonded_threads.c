@@ -23,6 +23,7 @@ KERNEL(md_nonbonded_prep, md_force_args, a)
 {
     const int32_t stride = (int32_t)(gridDim.x * blockDim.x);
     const int32_t t0 = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    md_tstamp_begin(a.ts);
     for (int d = 0; d < 3; d++)
         for (int32_t i = t0; i < a.n_conv; i += stride) {
             a.xd[d][i] = md_pos_to_double(a.x[d][i]);
@@ -32,6 +33,7 @@ KERNEL(md_nonbonded_prep, md_force_args, a)
         a.acc[k].epot = a.acc[k].virial = 0;
         a.acc[k].in_cut = a.acc[k].too_close = 0;
     }
+    md_tstamp_end(a.ts);
 }
 
 /* Sum of v over the warp, in lane 0 (every lane of the warp calls it). */
@@ -44,6 +46,7 @@ DEVICE int64_t md_warp_sum(int64_t v)
 
 KERNEL(md_nonbonded_entries, md_force_args, a)
 {
+    md_tstamp_begin(a.ts);
     const md_pairlist *pl = a.list;
     const double *const x0 = a.xd[0], *const x1 = a.xd[1], *const x2 = a.xd[2];
     int64_t *const f0 = a.f[0], *const f1 = a.f[1], *const f2 = a.f[2];
@@ -99,4 +102,5 @@ KERNEL(md_nonbonded_entries, md_force_args, a)
             atom_add(&a.acc[0].virial, virial, SCOPE_GPU, ORDER_RELAXED);
         }
     }
+    md_tstamp_end(a.ts);
 }

@@ -9,6 +9,7 @@
 
 KERNEL(md_update, md_update_args, a)
 {
+    md_tstamp_begin(a.ts);
     int32_t lo, hi;
     md_split(a.n_home, (int)blockIdx.x, (int)gridDim.x, &lo, &hi);
     const int32_t t0 = (int32_t)threadIdx.x, nt = (int32_t)blockDim.x;
@@ -22,4 +23,5 @@ KERNEL(md_update, md_update_args, a)
                 x[i] += md_round_i64((double)p[i] * a.drift[a.type[i]]);
         }
     }
+    md_tstamp_end(a.ts);
 }
