@@ -103,43 +103,12 @@ static void world_destroy(pgas_world *world)
     free(world);
 }
 
-/* The record of a thread that has detached, claimed for a new one; NULL when none is free.
- * Every block of every kernel launch attaches a thread, so records kept until the job ended
- * grew a 4-PE job by 22 KB a step (47 attachments of 480 bytes), without bound. Readers
- * walk the list without locks and look only at atomics of records that are live and
- * waiting (a claimed record is live and not waiting until its new thread sets it up), so
- * a record may change hands under them. Deterministic mode keeps every record: its
- * entities name their thread for good. */
-static pgas_thread *claim_free_record(pgas_world *world)
-{
-    if (world->sched != NULL)
-        return NULL;
-    for (pgas_thread *t = atomic_load(&world->threads); t != NULL; t = t->next) {
-        int expected = 0;
-        if (atomic_load_explicit(&t->live, memory_order_relaxed) == 0 &&
-            atomic_compare_exchange_strong(&t->live, &expected, 1))
-            return t;
-    }
-    return NULL;
-}
-
 static pgas_thread *thread_attach(pgas_world *world, int pe, const char *label)
 {
-    pgas_thread *t = claim_free_record(world);
-    const bool reused = t != NULL;
-    if (reused) {
-        /* what the last owner left: its queue is empty (detach delivered it; the buffer
-         * is kept), its wait ended; the rest starts afresh */
-        t->fence_epoch = 0;
-        t->n_armed = 0;
-        t->ent = NULL;
-        t->api_call = NULL;
-    } else {
-        t = calloc(1, sizeof *t);
-        if (t == NULL) {
-            fprintf(stderr, "shmemu: out of memory attaching a thread to PE %d\n", pe);
-            exit(2);
-        }
+    pgas_thread *t = calloc(1, sizeof *t);
+    if (t == NULL) {
+        fprintf(stderr, "shmemu: out of memory attaching a thread to PE %d\n", pe);
+        exit(2);
     }
     t->world = world;
     t->pe = pe;
@@ -151,17 +120,14 @@ static pgas_thread *thread_attach(pgas_world *world, int pe, const char *label)
     for (const char *c = t->label; *c != '\0'; c++)
         h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
     t->rng = world->config.check_seed * 0x9e3779b97f4a7c15ull ^ ((uint64_t)pe << 48) ^ h;
+    atomic_init(&t->live, 1);
+    pgas_checker_ignore(t, sizeof *t);
     atomic_fetch_add(&world->live_threads, 1);
-    if (!reused) {
-        atomic_init(&t->live, 1);
-        pgas_checker_ignore(t, sizeof *t);
-        /* Push onto the job's list; nodes stay until the job ends (a detached one is
-         * reused), so readers need no lock. */
-        pgas_thread *head = atomic_load(&world->threads);
-        do {
-            t->next = head;
-        } while (!atomic_compare_exchange_weak(&world->threads, &head, t));
-    }
+    /* Push onto the job's list; nodes stay until the job ends, so readers need no lock. */
+    pgas_thread *head = atomic_load(&world->threads);
+    do {
+        t->next = head;
+    } while (!atomic_compare_exchange_weak(&world->threads, &head, t));
     self = t;
     return t;
 }
@@ -176,17 +142,11 @@ static void thread_detach(volatile uint32_t *exited)
         if (self->ent != NULL)
             pgas_sched_note_write(self, exited, sizeof *exited);
     }
-    pgas_thread *t = self;
-    atomic_fetch_sub(&t->world->live_threads, 1);
-    if (t->ent != NULL) {
-        /* deterministic mode keeps the record, so it may still be touched after live = 0 */
-        atomic_exchange(&t->live, 0);
-        pgas_sched_detach(t); /* hands the turn on for good */
-        self = NULL;
-    } else {
-        self = NULL;
-        atomic_exchange(&t->live, 0); /* the last touch: another thread may claim it now */
-    }
+    atomic_exchange(&self->live, 0);
+    atomic_fetch_sub(&self->world->live_threads, 1);
+    if (self->ent != NULL)
+        pgas_sched_detach(self); /* hands the turn on for good */
+    self = NULL;
 }
 
 int pgas_thread_attach(const pgas_thread *parent, int pe, const char *label)
