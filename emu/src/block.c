@@ -447,7 +447,7 @@ void *emu_block_main(void *arg)
     emu_launch_rec *L = b->launch;
     emu_pe *pe = L->pe;
     snprintf(b->label, sizeof b->label, "kernel %s block %d", L->kernel->name, b->linear);
-    if (pgas_thread_attach(pe->host, pe->pe, b->label) != 0) {
+    if (pgas_thread_attach_reusing(pe->host, pe->pe, b->label, b->record_slot) != 0) {
         fprintf(stderr, "shmemu: cannot attach block %d of kernel %s to PE %d\n", b->linear,
                 L->kernel->name, pe->pe);
         abort();

@@ -205,6 +205,7 @@ typedef struct emu_block {
     uint64_t admitted;
     uint64_t grid_syncs;
     pgas_thread *pt;
+    pgas_thread **record_slot; /* its stream's record for block `linear` */
     uint64_t start_ns, end_ns;
     pthread_t pthread;
     _Atomic uint32_t exited; /* set just before the pthread leaves the job (deterministic
@@ -335,6 +336,11 @@ struct emu_stream {
     char *cached[EMU_STACK_CACHE];
     size_t cached_bytes[EMU_STACK_CACHE];
     int n_cached;
+    /* the pgas thread records of this stream's blocks, block i of every launch taking
+     * slot i over (pgas_thread_attach_reusing): the stream joined the block that last
+     * held it before it starts the next (stream thread grows it; launch.c) */
+    pgas_thread **block_records;
+    int n_block_records;
 };
 
 struct emu_event {

@@ -136,6 +136,24 @@ void emu_stack_cache_drop(emu_stream *s)
     s->n_cached = 0;
 }
 
+/* At least n record slots on the stream (new ones empty). Grown only here, between
+ * launches, so no block holds a pointer into the old array. */
+static void block_records_reserve(emu_stream *s, int n)
+{
+    if (n <= s->n_block_records)
+        return;
+    pgas_thread **r = realloc(s->block_records, (size_t)n * sizeof *r);
+    if (r == NULL) {
+        fprintf(stderr, "shmemu: PE %d: out of memory for the records of %d blocks\n",
+                s->pe->pe, n);
+        exit(2);
+    }
+    for (int i = s->n_block_records; i < n; i++)
+        r[i] = NULL;
+    s->block_records = r;
+    s->n_block_records = n;
+}
+
 void emu_run_launch(emu_launch_rec *L)
 {
     emu_pe *pe = L->pe;
@@ -153,6 +171,9 @@ void emu_run_launch(emu_launch_rec *L)
         b->linear = i;
         b->idx = (dim3){(unsigned)i % g.x, ((unsigned)i / g.x) % g.y, (unsigned)i / (g.x * g.y)};
     }
+    block_records_reserve(L->stream, L->n_blocks);
+    for (int i = 0; i < L->n_blocks; i++)
+        L->blocks[i].record_slot = &L->stream->block_records[i];
     emu_sm_register_waiting(pe, L->stream->level, L->n_blocks);
     for (int i = 0; i < L->n_blocks; i++) {
         emu_block *b = &L->blocks[i];

@@ -194,6 +194,9 @@ static void *stream_main(void *arg)
             break;
     }
     emu_stack_cache_drop(s);
+    free(s->block_records); /* the records themselves stay on the job's list */
+    s->block_records = NULL;
+    s->n_block_records = 0;
     pgas_thread_detach_notify((volatile uint32_t *)&s->exited);
     return NULL;
 }

@@ -103,13 +103,52 @@ static void world_destroy(pgas_world *world)
     free(world);
 }
 
-static pgas_thread *thread_attach(pgas_world *world, int pe, const char *label)
+static pgas_thread *thread_attach_record(pgas_thread *t, pgas_world *world, int pe,
+                                         const char *label);
+
+/* Makes *slot's detached record (pgas_thread_attach_reusing) ready for its new thread:
+ * its queue is empty (detach delivered it; the buffer is kept) and its wait has ended. */
+static pgas_thread *take_over(pgas_thread *t)
 {
+    if (atomic_load(&t->live) != 0 || t->n_pending != 0 || atomic_load(&t->wait.active)) {
+        fprintf(stderr, "shmemu: internal error: a thread record was handed on before its "
+                        "thread detached\n");
+        abort();
+    }
+    t->fence_epoch = 0;
+    t->n_armed = 0;
+    t->ent = NULL;
+    t->api_call = NULL;
+    (void)atomic_exchange(&t->live, 1);
+    return t;
+}
+
+static pgas_thread *thread_attach(pgas_world *world, int pe, const char *label,
+                                  pgas_thread **slot)
+{
+    if (slot != NULL && *slot != NULL && (*slot)->world == world && world->sched == NULL)
+        return thread_attach_record(take_over(*slot), world, pe, label);
     pgas_thread *t = calloc(1, sizeof *t);
     if (t == NULL) {
         fprintf(stderr, "shmemu: out of memory attaching a thread to PE %d\n", pe);
         exit(2);
     }
+    atomic_init(&t->live, 1);
+    pgas_checker_ignore(t, sizeof *t);
+    /* Push onto the job's list; nodes stay until the job ends, so readers need no lock. */
+    pgas_thread *head = atomic_load(&world->threads);
+    do {
+        t->next = head;
+    } while (!atomic_compare_exchange_weak(&world->threads, &head, t));
+    if (slot != NULL && world->sched == NULL)
+        *slot = t;
+    return thread_attach_record(t, world, pe, label);
+}
+
+/* The per-thread part of attaching, for a new record or a reused one. */
+static pgas_thread *thread_attach_record(pgas_thread *t, pgas_world *world, int pe,
+                                         const char *label)
+{
     t->world = world;
     t->pe = pe;
     t->index = atomic_fetch_add(&world->n_threads, 1);
@@ -120,14 +159,7 @@ static pgas_thread *thread_attach(pgas_world *world, int pe, const char *label)
     for (const char *c = t->label; *c != '\0'; c++)
         h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
     t->rng = world->config.check_seed * 0x9e3779b97f4a7c15ull ^ ((uint64_t)pe << 48) ^ h;
-    atomic_init(&t->live, 1);
-    pgas_checker_ignore(t, sizeof *t);
     atomic_fetch_add(&world->live_threads, 1);
-    /* Push onto the job's list; nodes stay until the job ends, so readers need no lock. */
-    pgas_thread *head = atomic_load(&world->threads);
-    do {
-        t->next = head;
-    } while (!atomic_compare_exchange_weak(&world->threads, &head, t));
     self = t;
     return t;
 }
@@ -149,14 +181,20 @@ static void thread_detach(volatile uint32_t *exited)
     self = NULL;
 }
 
-int pgas_thread_attach(const pgas_thread *parent, int pe, const char *label)
+int pgas_thread_attach_reusing(const pgas_thread *parent, int pe, const char *label,
+                               pgas_thread **slot)
 {
     if (parent == NULL || pe < 0 || pe >= parent->world->n_pes)
         return -1;
-    pgas_thread *t = thread_attach(parent->world, pe, label);
+    pgas_thread *t = thread_attach(parent->world, pe, label, slot);
     if (t->world->sched != NULL)
         pgas_sched_attach(t, false);
     return 0;
+}
+
+int pgas_thread_attach(const pgas_thread *parent, int pe, const char *label)
+{
+    return pgas_thread_attach_reusing(parent, pe, label, NULL);
 }
 
 void pgas_thread_detach(void) { thread_detach(NULL); }
@@ -186,7 +224,7 @@ typedef struct pe_start {
 static void *pe_thread_main(void *arg)
 {
     pe_start *start = arg;
-    pgas_thread *t = thread_attach(start->world, start->pe, "host");
+    pgas_thread *t = thread_attach(start->world, start->pe, "host", NULL);
     if (t->world->sched != NULL)
         pgas_sched_attach(t, true);
     if (start->fn != NULL)
@@ -268,7 +306,7 @@ static void attach_implicit_job(const char *call)
                         "threads; build it with bin/shmemu-cc (which links shmemu's main) or "
                         "start PEs with shmemu_launch()", n);
     pgas_world *world = world_create(1);
-    thread_attach(world, 0, "host");
+    thread_attach(world, 0, "host", NULL);
 }
 
 static void init_this_pe(const char *call)

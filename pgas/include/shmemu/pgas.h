@@ -93,6 +93,15 @@ typedef enum {
 typedef struct pgas_thread pgas_thread;
 pgas_thread *pgas_thread_self(void);
 int pgas_thread_attach(const pgas_thread *parent, int pe, const char *label);
+/* pgas_thread_attach that reuses a record: *slot is NULL (a new record is made and stored
+ * there) or a record whose thread has detached and whose detach happens before this call in
+ * the program's own order (the emulator's stream joined that block before it started this
+ * one), which this thread takes over. A record is 480 bytes and stays on the job's list
+ * until the job ends, so a thread per block per launch, each with its own, grew a job
+ * without bound. Reuse adds no ordering the program does not already have, so the race
+ * checkers see the same edges. Deterministic mode always makes a new record. */
+int pgas_thread_attach_reusing(const pgas_thread *parent, int pe, const char *label,
+                               pgas_thread **slot);
 void pgas_thread_detach(void);
 /* pgas_thread_detach that sets *exited to 1 (an atomic exchange) after the thread's last
  * runtime operation (the quiet of its pending puts) and before it leaves the job: a thread
