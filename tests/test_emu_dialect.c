@@ -21,59 +21,30 @@
 #define DIALECT_CHECK(cond, ...) PE_CHECK_MSG(cond, __VA_ARGS__)
 #include "emu_dialect_host.h"
 
-static int dialect_body(void *arg)
-{
-    (void)arg;
-    nvshmem_init();
-    char *mem = NULL;
-    cudaMalloc((void **)&mem, DIALECT_BUF_BYTES);
-    dialect_args a;
-    dialect_layout(mem, &a);
-    dialect_init(&a);
-    dialect_launch(a, DIALECT_BLOCKS, DIALECT_THREADS, NULL);
-    PE_CHECK(cudaGetLastError() == cudaSuccess);
-    cudaDeviceSynchronize();
-    dialect_check(&a);
-    cudaFree(mem);
-    nvshmem_finalize();
-    return 0;
-}
+/* A PE body that runs one kernel of emu_dialect_kernels.c: lay its buffer out, initialize it,
+ * launch (the kernel's own launch arguments, then the stream), check. */
+#define DIALECT_BODY(NAME, ...)                                                               \
+    static int NAME##_body(void *arg)                                                         \
+    {                                                                                         \
+        (void)arg;                                                                            \
+        nvshmem_init();                                                                       \
+        char *mem = NULL;                                                                     \
+        cudaMalloc((void **)&mem, DIALECT_BUF_BYTES);                                         \
+        NAME##_args a;                                                                        \
+        NAME##_layout(mem, &a);                                                               \
+        NAME##_init(&a);                                                                      \
+        NAME##_launch(a, __VA_ARGS__, NULL);                                                  \
+        PE_CHECK(cudaGetLastError() == cudaSuccess);                                          \
+        cudaDeviceSynchronize();                                                              \
+        NAME##_check(&a);                                                                     \
+        cudaFree(mem);                                                                        \
+        nvshmem_finalize();                                                                   \
+        return 0;                                                                             \
+    }
 
-static int dialect_more_body(void *arg)
-{
-    (void)arg;
-    nvshmem_init();
-    char *mem = NULL;
-    cudaMalloc((void **)&mem, DIALECT_BUF_BYTES);
-    dialect_more_args a;
-    dialect_more_layout(mem, &a);
-    dialect_more_init(&a);
-    dialect_more_launch(a, DIALECT_MORE_BLOCKS, NULL);
-    PE_CHECK(cudaGetLastError() == cudaSuccess);
-    cudaDeviceSynchronize();
-    dialect_more_check(&a);
-    cudaFree(mem);
-    nvshmem_finalize();
-    return 0;
-}
-
-static int dialect_timer_body(void *arg)
-{
-    (void)arg;
-    nvshmem_init();
-    char *mem = NULL;
-    cudaMalloc((void **)&mem, DIALECT_BUF_BYTES);
-    dialect_timer_args a;
-    dialect_timer_layout(mem, &a);
-    dialect_timer_init(&a);
-    dialect_timer_launch(a, DIALECT_TIMER_BLOCKS, DIALECT_TIMER_THREADS, NULL);
-    PE_CHECK(cudaGetLastError() == cudaSuccess);
-    cudaDeviceSynchronize();
-    dialect_timer_check(&a);
-    cudaFree(mem);
-    nvshmem_finalize();
-    return 0;
-}
+DIALECT_BODY(dialect, DIALECT_BLOCKS, DIALECT_THREADS)
+DIALECT_BODY(dialect_more, DIALECT_MORE_BLOCKS)
+DIALECT_BODY(dialect_timer, DIALECT_TIMER_BLOCKS, DIALECT_TIMER_THREADS)
 
 static void test_dialect_kernel(void **state)
 {

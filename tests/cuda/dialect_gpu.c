@@ -30,6 +30,25 @@ static void cuda_ok(cudaError_t e, const char *what)
     }
 }
 
+/* Runs one kernel of emu_dialect_kernels.c: its buffer laid out and initialized on the host,
+ * copied in, the kernel launched (its own launch arguments, then the stream), copied out and
+ * checked on the host; prints whether its checks passed. */
+#define DIALECT_GPU_RUN(NAME, ...)                                                            \
+    do {                                                                                      \
+        NAME##_args h, d;                                                                     \
+        NAME##_layout(host, &h);                                                              \
+        NAME##_init(&h);                                                                      \
+        NAME##_layout(dev, &d);                                                               \
+        int before = failures;                                                                \
+        cuda_ok(cudaMemcpy(dev, host, DIALECT_BUF_BYTES, cudaMemcpyHostToDevice), "copy in"); \
+        NAME##_launch(d, __VA_ARGS__, 0);                                                     \
+        cuda_ok(cudaGetLastError(), "launch " #NAME "_kernel");                               \
+        cuda_ok(cudaDeviceSynchronize(), #NAME "_kernel");                                    \
+        cuda_ok(cudaMemcpy(host, dev, DIALECT_BUF_BYTES, cudaMemcpyDeviceToHost), "copy out");\
+        NAME##_check(&h);                                                                     \
+        printf(#NAME "_kernel: %s\n", failures > before ? "FAILED" : "ok");                   \
+    } while (0)
+
 int main(void)
 {
     char *host = (char *)malloc(DIALECT_BUF_BYTES);
@@ -40,43 +59,9 @@ int main(void)
     }
     cuda_ok(cudaMalloc((void **)&dev, DIALECT_BUF_BYTES), "cudaMalloc");
 
-    dialect_args ha, da;
-    dialect_layout(host, &ha);
-    dialect_init(&ha);
-    dialect_layout(dev, &da);
-    cuda_ok(cudaMemcpy(dev, host, DIALECT_BUF_BYTES, cudaMemcpyHostToDevice), "copy in");
-    dialect_launch(da, DIALECT_BLOCKS, DIALECT_THREADS, 0);
-    cuda_ok(cudaGetLastError(), "launch dialect_kernel");
-    cuda_ok(cudaDeviceSynchronize(), "dialect_kernel");
-    cuda_ok(cudaMemcpy(host, dev, DIALECT_BUF_BYTES, cudaMemcpyDeviceToHost), "copy out");
-    dialect_check(&ha);
-    int first = failures;
-    printf("dialect_kernel: %s\n", first ? "FAILED" : "ok");
-
-    dialect_more_args hm, dm;
-    dialect_more_layout(host, &hm);
-    dialect_more_init(&hm);
-    dialect_more_layout(dev, &dm);
-    cuda_ok(cudaMemcpy(dev, host, DIALECT_BUF_BYTES, cudaMemcpyHostToDevice), "copy in");
-    dialect_more_launch(dm, DIALECT_MORE_BLOCKS, 0);
-    cuda_ok(cudaGetLastError(), "launch dialect_more_kernel");
-    cuda_ok(cudaDeviceSynchronize(), "dialect_more_kernel");
-    cuda_ok(cudaMemcpy(host, dev, DIALECT_BUF_BYTES, cudaMemcpyDeviceToHost), "copy out");
-    dialect_more_check(&hm);
-    printf("dialect_more_kernel: %s\n", failures > first ? "FAILED" : "ok");
-
-    dialect_timer_args ht, dt;
-    dialect_timer_layout(host, &ht);
-    dialect_timer_init(&ht);
-    dialect_timer_layout(dev, &dt);
-    int before = failures;
-    cuda_ok(cudaMemcpy(dev, host, DIALECT_BUF_BYTES, cudaMemcpyHostToDevice), "copy in");
-    dialect_timer_launch(dt, DIALECT_TIMER_BLOCKS, DIALECT_TIMER_THREADS, 0);
-    cuda_ok(cudaGetLastError(), "launch dialect_timer_kernel");
-    cuda_ok(cudaDeviceSynchronize(), "dialect_timer_kernel");
-    cuda_ok(cudaMemcpy(host, dev, DIALECT_BUF_BYTES, cudaMemcpyDeviceToHost), "copy out");
-    dialect_timer_check(&ht);
-    printf("dialect_timer_kernel: %s\n", failures > before ? "FAILED" : "ok");
+    DIALECT_GPU_RUN(dialect, DIALECT_BLOCKS, DIALECT_THREADS);
+    DIALECT_GPU_RUN(dialect_more, DIALECT_MORE_BLOCKS);
+    DIALECT_GPU_RUN(dialect_timer, DIALECT_TIMER_BLOCKS, DIALECT_TIMER_THREADS);
 
     cudaFree(dev);
     free(host);
