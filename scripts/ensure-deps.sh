@@ -9,8 +9,8 @@ level="${1:-test}"
 packages=(build-essential)
 case "$level" in
     build) ;;
-    test) packages+=(libcmocka-dev valgrind clang libclang-rt-14-dev pkg-config) ;;
-    bench) packages+=(libcmocka-dev valgrind clang libclang-rt-14-dev pkg-config
+    test) packages+=(libcmocka-dev valgrind clang libclang-rt-14-dev pkg-config python3-ase) ;;
+    bench) packages+=(libcmocka-dev valgrind clang libclang-rt-14-dev pkg-config python3-ase
                       libopenmpi-dev openmpi-bin linux-perf) ;;
     *) echo "ensure-deps.sh: unknown level '$level' (use build, test or bench)" >&2; exit 2 ;;
 esac
