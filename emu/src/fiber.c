@@ -95,21 +95,7 @@ size_t emu_fiber_stack_size(void)
 #else
     size_t size = (size_t)64 << 10;
 #endif
-    const char *v = getenv("SHMEMU_EMU_STACK");
-    if (v != NULL && v[0] != '\0') {
-        char *end = NULL;
-        unsigned long long n = strtoull(v, &end, 10);
-        if (end != NULL && (*end == 'k' || *end == 'K'))
-            n <<= 10, end++;
-        else if (end != NULL && (*end == 'm' || *end == 'M'))
-            n <<= 20, end++;
-        if (end == v || *end != '\0' || n < 16384 || n > ((size_t)64 << 20)) {
-            fprintf(stderr, "shmemu: environment: SHMEMU_EMU_STACK=\"%s\" is not valid; "
-                            "expected bytes from 16K to 64M (suffix K or M)\n", v);
-            exit(2);
-        }
-        size = (size_t)n;
-    }
+    size = (size_t)shmemu_env_size("SHMEMU_EMU_STACK", 16384, (uint64_t)64 << 20, size);
     return (size + 4095) & ~(size_t)4095;
 }
 

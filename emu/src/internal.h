@@ -31,6 +31,7 @@
 #include <ucontext.h>
 
 #include "shmemu/emu.h"
+#include "shmemu/env.h"
 #include "shmemu/kernel.h"
 #include "shmemu/pgas.h"
 

@@ -53,8 +53,7 @@ void emu_shared_setup(emu_block *b, size_t dyn_size)
     }
     VALGRIND_HG_CLEAN_MEMORY(b->smem, b->smem_size);
     memset(b->smem, 0xA5, b->smem_size);
-    const char *v = getenv("SHMEMU_EMU_HAZARDS");
-    b->hazards = !(v != NULL && strcmp(v, "0") == 0);
+    b->hazards = shmemu_env_bool("SHMEMU_EMU_HAZARDS", true);
     add_alloc(b, NULL, "dynamic shared memory", 0, dyn_size);
 }
 

@@ -274,17 +274,7 @@ static void stream_free(emu_pe *pe, emu_stream *s)
 
 static double read_seconds(const char *name, double fallback)
 {
-    const char *v = getenv(name);
-    if (v == NULL || v[0] == '\0')
-        return fallback;
-    char *end = NULL;
-    double d = strtod(v, &end);
-    if (end == v || *end != '\0' || !(d > 0.0) || d > 1e6) {
-        fprintf(stderr, "shmemu: environment: %s=\"%s\" is not valid; expected a number of "
-                        "seconds > 0\n", name, v);
-        exit(2);
-    }
-    return d;
+    return shmemu_env_double(name, 1e-3, 1e6, "seconds", fallback);
 }
 
 static void pe_destroy(void *p)
@@ -360,20 +350,11 @@ emu_pe *emu_pe_get(const char *call)
     emu_checker_ignore(&pe->pool, sizeof pe->pool);
     emu_checker_ignore(&pe->records, sizeof pe->records);
     emu_checker_ignore(&pe->next_launch, sizeof pe->next_launch);
-    const char *v = getenv("SHMEMU_EMU_SMS");
-    if (v != NULL && v[0] != '\0') {
-        char *end = NULL;
-        long n = strtol(v, &end, 10);
-        if (end == v || *end != '\0' || n < 0 || n > EMU_MAX_SMS) {
-            fprintf(stderr, "shmemu: environment: SHMEMU_EMU_SMS=\"%s\" is not valid; expected "
-                            "0 (no limit) to %d\n", v, EMU_MAX_SMS);
-            exit(2);
-        }
-        atomic_init(&pe->pool.limit, (int)n);
-    }
+    if (shmemu_env_get("SHMEMU_EMU_SMS") != NULL) /* 0: no limit */
+        atomic_init(&pe->pool.limit, (int)shmemu_env_int("SHMEMU_EMU_SMS", 0, EMU_MAX_SMS, 0));
     pe->stall_s = read_seconds("SHMEMU_EMU_STALL", RUNNING_ON_VALGRIND ? 20.0 : 5.0);
-    v = getenv("SHMEMU_EMU_TRACE");
-    if (v != NULL && v[0] != '\0') {
+    const char *v = shmemu_env_path("SHMEMU_EMU_TRACE", sizeof pe->trace_path);
+    if (v != NULL) {
         snprintf(pe->trace_path, sizeof pe->trace_path, "%s", v);
         pe->timing = true;
     }
