@@ -350,6 +350,21 @@ static void test_test_polls_until_set(void **state)
 
 static pgas_thread *_Atomic waiter_thread;
 
+/* Returns once a thread is parked on a word of PE pe's heap; fails the test if none parks
+ * within 120 s (a wait that never parks is a bug of its own). */
+static void await_parked_on(int pe)
+{
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (shmemu_parked_on(pe) <= 0) {
+        sched_yield();
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (!PE_CHECK_MSG(now.tv_sec - t0.tv_sec < 120, "PE %d's waiter never parked in 120 s",
+                          pe))
+            return;
+    }
+}
+
 /* PE 1 waits on word WAITED_WORD of its array. PE 0, once PE 1 is in its wait, puts the first
  * half of the array into PE 1 again and again: none of those puts touches the waited word,
  * so none may wake PE 1 (they once woke every parked thread of the job). Then it puts the
@@ -373,11 +388,13 @@ static int long_put_body(void *arg)
         pgas_thread *w;
         while ((w = atomic_load(&waiter_thread)) == NULL || !pgas_thread_wait_info(w, &info))
             sched_yield();
-        /* PE 1 spends nearly all of this parked: a put that woke it would be counted. */
+        /* Each put goes out while PE 1 is parked (asleep, not polling): one that woke it
+         * would be counted. Waiting for the park, rather than sleeping a fixed time, keeps
+         * the check meaningful on a slow or busy machine. */
         const uint64_t before = shmemu_wakes_sent();
         for (int k = 0; k < 20; k++) {
+            await_parked_on(1);
             nvshmem_long_put(words, src, LONG_WORDS / 2, 1);
-            nanosleep(&(struct timespec){.tv_nsec = 2000000}, NULL);
         }
         PE_CHECK_MSG(shmemu_wakes_sent() == before,
                      "puts beside the waited word woke a parked waiter %llu time(s)",
@@ -391,16 +408,20 @@ static int long_put_body(void *arg)
                    "by design under the checkers)\n");
             goto done;
         }
-        /* Puts over the word that leave the wait unsatisfied (5, not 7) must wake it each
-         * time it is parked: at least one of them finds it so. */
+        /* Puts over the word that leave the wait unsatisfied (5, not 7) must wake it when
+         * it is parked. The waiter naps in bounded sleeps, so it may wake by itself between
+         * our look and our put: try until a put finds it asleep, up to 1000 puts. */
         for (int i = 0; i < LONG_WORDS; i++)
             src[i] = 5;
-        for (int k = 0; k < 20; k++) {
+        int tries = 0;
+        while (shmemu_wakes_sent() == before && tries < 1000) {
+            await_parked_on(1);
             nvshmem_long_put(words + LONG_WORDS / 2, src, LONG_WORDS / 2, 1);
-            nanosleep(&(struct timespec){.tv_nsec = 2000000}, NULL);
+            tries++;
         }
         PE_CHECK_MSG(shmemu_wakes_sent() > before,
-                     "20 puts over the waited word never woke its parked waiter");
+                     "%d puts over the waited word, each sent while its waiter was parked, "
+                     "never woke it", tries);
         for (int i = 0; i < LONG_WORDS; i++)
             src[i] = 7;
         nvshmem_long_put(words + LONG_WORDS / 2, src, LONG_WORDS / 2, 1);

@@ -73,6 +73,14 @@ static _Atomic uint64_t wakes_sent;
 
 uint64_t shmemu_wakes_sent(void) { return atomic_load_explicit(&wakes_sent, memory_order_relaxed); }
 
+int shmemu_parked_on(int pe)
+{
+    pgas_thread *t = pgas_thread_self();
+    if (t == NULL || pe < 0 || pe >= t->world->n_pes)
+        return -1;
+    return atomic_load_explicit(&t->world->pes[pe].parked, memory_order_relaxed);
+}
+
 static void wake_bucket_if_parked(wake_bucket *b)
 {
     if (atomic_load_explicit(&b->parked, memory_order_relaxed) != 0) {

@@ -230,6 +230,11 @@ int shmemu_sched_last_stats(shmemu_sched_stats *out);
  * does not wake it (under valgrind each needless wake costs a context switch). */
 uint64_t shmemu_wakes_sent(void);
 
+/* How many threads are parked right now (asleep in a wait, not polling) on a word of PE
+ * pe's symmetric heap; -1 when called outside a job or for a PE that does not exist. Tests
+ * use it to act while a waiter sleeps instead of guessing how long parking takes. */
+int shmemu_parked_on(int pe);
+
 
 #ifdef __cplusplus
 }
