@@ -662,7 +662,7 @@ void pgas_sched_create(pgas_world *world)
         char err[512];
         if (pgas_trace_read(cfg->replay, &s->replay_header, &s->replay_log, &s->replay_n, err,
                             sizeof err) != 0) {
-            fprintf(stderr, "shmemu: SHMEMU_REPLAY=%s: %s\n", cfg->replay, err);
+            fprintf(stderr, "shmemu: SHMEMU_REPLAY: %s\n", err);
             exit(2);
         }
         s->replaying = true;
@@ -672,8 +672,9 @@ void pgas_sched_create(pgas_world *world)
         cfg->pct_steps = s->replay_header.pct_steps;
     }
     if (cfg->guide[0] != '\0' && !s->replaying) {
-        if (pgas_guide_read(cfg->guide, &s->guide, &s->n_guide) != 0) {
-            fprintf(stderr, "shmemu: SHMEMU_SCHED_GUIDE=%s cannot be read\n", cfg->guide);
+        char err[512];
+        if (pgas_guide_read(cfg->guide, &s->guide, &s->n_guide, err, sizeof err) != 0) {
+            fprintf(stderr, "shmemu: SHMEMU_SCHED_GUIDE: %s\n", err);
             exit(2);
         }
         cfg->sched_strategy = PGAS_SCHED_GUIDE;

@@ -151,7 +151,14 @@ const char *pgas_trace_call_name(const pgas_trace_header *h, uint32_t hash);
 /* sched_trace.c */
 void pgas_trace_fill_header(pgas_sched *s);
 int pgas_trace_write(const pgas_sched *s, const char *path);
-/* Reads a trace; returns 0, or -1 with a message in err. *log is malloc'ed. */
+/* Parses a trace held in buf[0, len) (name: the file, for messages). Returns 0 with *log
+ * malloc'ed (2 words per decision, *n decisions), or -1 with a message in err that names
+ * the file, the line and the field. Every count is bounded by len before any allocation;
+ * buf needs no NUL. The fuzzers' entry point (fuzz/). */
+int pgas_trace_parse(const char *name, const unsigned char *buf, size_t len,
+                     pgas_trace_header *h, uint64_t **log, uint64_t *n, char *err,
+                     size_t err_len);
+/* Reads the regular file path whole and parses it (pgas_trace_parse). */
 int pgas_trace_read(const char *path, pgas_trace_header *h, uint64_t **log, uint64_t *n,
                     char *err, size_t err_len);
 /* Writes the trace if SHMEMU_TRACE_OUT asked for one (once). */
@@ -159,7 +166,14 @@ void pgas_trace_flush(pgas_sched *s);
 /* Prints where a replay departs from its trace and exits with PGAS_SCHED_DIVERGED_EXIT. */
 _Noreturn void pgas_trace_diverged(pgas_sched *s, uint64_t at, const pgas_sched_entity *me,
                                    const char *call, const char *why);
-int pgas_guide_read(const char *path, pgas_guide_step **steps, size_t *n);
+/* Parses a guide (explore's shrinker: lines "<from serial> <decision index> <target
+ * serial>") held in buf[0, len), no NUL needed. Returns 0 with *steps malloc'ed, or -1 with a
+ * message naming name:line in err. The fuzzers' entry point (fuzz/). */
+int pgas_guide_parse(const char *name, const char *buf, size_t len, pgas_guide_step **steps,
+                     size_t *n, char *err, size_t err_len);
+/* Reads the regular file path whole and parses it (pgas_guide_parse). */
+int pgas_guide_read(const char *path, pgas_guide_step **steps, size_t *n, char *err,
+                    size_t err_len);
 
 /* sched_report.c: nothing can run; report every blocked entity and exit. */
 _Noreturn void pgas_sched_deadlock(pgas_sched *s, const char *what);

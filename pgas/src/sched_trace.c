@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sched.h"
@@ -186,103 +187,309 @@ static int strategy_from_name(const char *name)
     return -1;
 }
 
-int pgas_trace_read(const char *path, pgas_trace_header *h, uint64_t **log, uint64_t *n,
-                    char *err, size_t err_len)
+/* ---- reading ----------------------------------------------------------------------------
+ * The readers are parsers over a buffer (pgas_trace_parse, pgas_guide_parse), so that the
+ * fuzzers call them without files. Every count is bounded by the bytes that hold it before
+ * anything is allocated, and every number is parsed strictly (digits only, no sign, no
+ * overflow): a damaged or hostile file gets a message naming the file, the line and the
+ * field, never an allocation it does not pay for. */
+
+#define HEADER_MAX (64 * 1024) /* the writer's header is at most 4 KiB */
+#define CHECKSUM_LINE_LEN 27   /* "checksum: " + 16 hex digits + "\n" */
+
+/* Strict unsigned parse of all of s: decimal (base 10) or hex (base 16), no sign, no
+ * spaces, no prefix. */
+static bool parse_u64(const char *s, int base, uint64_t *out)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        snprintf(err, err_len, "cannot open it: %s", strerror(errno));
+    if (*s == '\0')
+        return false;
+    uint64_t v = 0;
+    for (; *s != '\0'; s++) {
+        int d;
+        if (*s >= '0' && *s <= '9')
+            d = *s - '0';
+        else if (base == 16 && *s >= 'a' && *s <= 'f')
+            d = *s - 'a' + 10;
+        else if (base == 16 && *s >= 'A' && *s <= 'F')
+            d = *s - 'A' + 10;
+        else
+            return false;
+        if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+            return false;
+        v = v * (uint64_t)base + (uint64_t)d;
+    }
+    *out = v;
+    return true;
+}
+
+/* The header's keys, in the order the writer writes them (call: lines may repeat). */
+enum { K_PROGRAM, K_ARGS, K_CONFIG, K_SEED, K_STRATEGY, K_DEPTH, K_STEPS, K_NPES, K_DECISIONS,
+       K_HASH, K_COUNT };
+static const char *const trace_keys[K_COUNT] = {"program", "args", "config", "seed",
+                                                "strategy", "pct_depth", "pct_steps", "npes",
+                                                "decisions", "hash"};
+
+/* One "key: value" line of the header (NUL-terminated, without its newline). */
+static int parse_header_line(const char *name, int lineno, char *line, pgas_trace_header *h,
+                             bool seen[K_COUNT], char *err, size_t err_len)
+{
+    char *colon = strstr(line, ": ");
+    if (colon == NULL) {
+        snprintf(err, err_len, "%s:%d: \"%.60s\" is not a \"key: value\" line of the header",
+                 name, lineno, line);
         return -1;
     }
+    *colon = '\0';
+    const char *key = line, *value = colon + 2;
+    uint64_t u = 0;
+    if (strcmp(key, "call") == 0) {
+        /* "call: <8 hex digits> <name>" */
+        char hex[9];
+        const char *space = strchr(value, ' ');
+        if (space == NULL || space - value != 8 || space[1] == '\0') {
+            snprintf(err, err_len, "%s:%d: call: \"%.60s\" is not \"<8 hex digits> <call "
+                     "name>\"", name, lineno, value);
+            return -1;
+        }
+        memcpy(hex, value, 8);
+        hex[8] = '\0';
+        if (!parse_u64(hex, 16, &u)) {
+            snprintf(err, err_len, "%s:%d: call: \"%s\" is not 8 hex digits", name, lineno, hex);
+            return -1;
+        }
+        if (h->n_calls >= PGAS_SCHED_CALLS) {
+            snprintf(err, err_len, "%s:%d: more than %d call: lines (a trace names at most %d "
+                     "calls)", name, lineno, PGAS_SCHED_CALLS, PGAS_SCHED_CALLS);
+            return -1;
+        }
+        h->call_hashes[h->n_calls] = (uint32_t)u;
+        copy_cut(h->call_names[h->n_calls], sizeof h->call_names[0], space + 1);
+        h->n_calls++;
+        return 0;
+    }
+    int k = 0;
+    while (k < K_COUNT && strcmp(key, trace_keys[k]) != 0)
+        k++;
+    if (k == K_COUNT) {
+        snprintf(err, err_len, "%s:%d: unknown header field \"%.40s\" (accepted: program, args, "
+                 "config, seed, strategy, pct_depth, pct_steps, npes, decisions, hash, call)",
+                 name, lineno, key);
+        return -1;
+    }
+    if (seen[k]) {
+        snprintf(err, err_len, "%s:%d: %s: given twice", name, lineno, key);
+        return -1;
+    }
+    seen[k] = true;
+    /* the numeric fields: base, and the range the reader accepts */
+    static const struct { int base; uint64_t lo, hi; const char *what; } num[K_COUNT] = {
+        [K_CONFIG] = {16, 0, UINT64_MAX, "16 hex digits"},
+        [K_SEED] = {10, 0, UINT64_MAX, "a decimal number"},
+        [K_DEPTH] = {10, 1, 17, "a number from 1 to 17 (SHMEMU_PCT_DEPTH)"},
+        [K_STEPS] = {10, 1, 1000000000, "a number from 1 to 1000000000 (SHMEMU_PCT_STEPS)"},
+        [K_NPES] = {10, 1, 4096, "a PE count from 1 to 4096"},
+        [K_DECISIONS] = {10, 0, UINT64_MAX, "a decimal count"},
+        [K_HASH] = {16, 0, UINT64_MAX, "16 hex digits"},
+    };
+    switch (k) {
+    case K_PROGRAM:
+        copy_cut(h->program, sizeof h->program, value);
+        return 0;
+    case K_ARGS:
+        copy_cut(h->args, sizeof h->args, value);
+        return 0;
+    case K_STRATEGY:
+        h->strategy = strategy_from_name(value);
+        if (h->strategy < 0) {
+            snprintf(err, err_len, "%s:%d: strategy: \"%.40s\" is not a strategy (accepted: "
+                     "random, pct, rr, guided)", name, lineno, value);
+            return -1;
+        }
+        return 0;
+    default:
+        break;
+    }
+    if (!parse_u64(value, num[k].base, &u) || u < num[k].lo || u > num[k].hi) {
+        snprintf(err, err_len, "%s:%d: %s: \"%.40s\" is not %s", name, lineno, key, value,
+                 num[k].what);
+        return -1;
+    }
+    switch (k) {
+    case K_CONFIG: h->config_hash = u; break;
+    case K_SEED: h->seed = u; break;
+    case K_DEPTH: h->pct_depth = (int)u; break;
+    case K_STEPS: h->pct_steps = u; break;
+    case K_NPES: h->n_pes = (int)u; break;
+    case K_DECISIONS: h->n_decisions = u; break;
+    default: h->schedule_hash = u; break;
+    }
+    return 0;
+}
+
+int pgas_trace_parse(const char *name, const unsigned char *buf, size_t len,
+                     pgas_trace_header *h, uint64_t **log, uint64_t *n, char *err,
+                     size_t err_len)
+{
     memset(h, 0, sizeof *h);
     *log = NULL;
     *n = 0;
-    uint64_t sum = 0xcbf29ce484222325ull;
-    char line[2048];
-    int version = -1;
-    bool have_decisions = false;
-    char strategy[32] = "";
-    while (fgets(line, sizeof line, f) != NULL) {
-        sum = fnv(sum, line, strlen(line));
-        if (strcmp(line, "\n") == 0)
-            break;
-        line[strcspn(line, "\n")] = '\0';
-        unsigned long long u;
-        if (sscanf(line, TRACE_MAGIC " %d", &version) == 1)
-            continue;
-        if (strncmp(line, "program: ", 9) == 0)
-            copy_cut(h->program, sizeof h->program, line + 9);
-        else if (strncmp(line, "args: ", 6) == 0)
-            copy_cut(h->args, sizeof h->args, line + 6);
-        else if (sscanf(line, "config: %llx", &u) == 1)
-            h->config_hash = u;
-        else if (sscanf(line, "seed: %llu", &u) == 1)
-            h->seed = u;
-        else if (sscanf(line, "strategy: %31s", strategy) == 1)
-            h->strategy = strategy_from_name(strategy);
-        else if (sscanf(line, "pct_depth: %d", &h->pct_depth) == 1)
-            ;
-        else if (sscanf(line, "pct_steps: %llu", &u) == 1)
-            h->pct_steps = u;
-        else if (sscanf(line, "npes: %d", &h->n_pes) == 1)
-            ;
-        else if (strncmp(line, "call: ", 6) == 0) {
-            unsigned hash;
-            int at = 0;
-            if (h->n_calls < PGAS_SCHED_CALLS && sscanf(line, "call: %x %n", &hash, &at) == 1 &&
-                at > 0) {
-                h->call_hashes[h->n_calls] = hash;
-                copy_cut(h->call_names[h->n_calls], sizeof h->call_names[0], line + at);
-                h->n_calls++;
-            }
-        } else if (sscanf(line, "hash: %llx", &u) == 1)
-            h->schedule_hash = u;
-        else if (sscanf(line, "decisions: %llu", &u) == 1) {
-            h->n_decisions = u;
-            have_decisions = true;
-        }
-    }
-    if (version != PGAS_SCHED_TRACE_VERSION || !have_decisions || h->strategy < 0) {
-        snprintf(err, err_len, "not a shmemu trace of version %d (header unreadable)",
+    char magic[32];
+    int mlen = snprintf(magic, sizeof magic, TRACE_MAGIC " %d\n", PGAS_SCHED_TRACE_VERSION);
+    if (len < (size_t)mlen || memcmp(buf, magic, (size_t)mlen) != 0) {
+        snprintf(err, err_len, "%s:1: not a shmemu trace of version %d (the first line must "
+                 "be \"" TRACE_MAGIC " %d\")", name, PGAS_SCHED_TRACE_VERSION,
                  PGAS_SCHED_TRACE_VERSION);
-        fclose(f);
         return -1;
     }
-    uint64_t *words = malloc((size_t)(2 * h->n_decisions + 1) * sizeof *words);
-    if (words == NULL) {
-        snprintf(err, err_len, "out of memory for %llu decisions",
-                 (unsigned long long)h->n_decisions);
-        fclose(f);
+    /* the header: lines up to the first empty one */
+    size_t scan = len < HEADER_MAX ? len : HEADER_MAX;
+    const unsigned char *end = NULL;
+    for (size_t i = (size_t)mlen - 1; i + 1 < scan && end == NULL; i++)
+        if (buf[i] == '\n' && buf[i + 1] == '\n')
+            end = buf + i + 2;
+    if (end == NULL) {
+        snprintf(err, err_len, "%s: the header does not end (no empty line in its first %zu "
+                 "bytes): truncated or damaged", name, scan);
         return -1;
     }
-    for (uint64_t i = 0; i < 2 * h->n_decisions; i++) {
-        unsigned char b[8];
-        if (fread(b, 1, 8, f) != 8) {
-            snprintf(err, err_len, "truncated: %llu decisions announced, the file ends early",
-                     (unsigned long long)h->n_decisions);
-            free(words);
-            fclose(f);
+    size_t header_len = (size_t)(end - buf);
+    bool seen[K_COUNT] = {false};
+    int lineno = 1;
+    for (size_t at = (size_t)mlen; at + 1 < header_len;) {
+        lineno++;
+        const unsigned char *nl = memchr(buf + at, '\n', header_len - at);
+        size_t llen = (size_t)(nl - (buf + at));
+        char line[2048];
+        if (llen >= sizeof line) {
+            snprintf(err, err_len, "%s:%d: the line is longer than %zu bytes", name, lineno,
+                     sizeof line - 1);
             return -1;
         }
-        sum = fnv(sum, b, 8);
+        memcpy(line, buf + at, llen);
+        line[llen] = '\0';
+        if (strlen(line) != llen) {
+            snprintf(err, err_len, "%s:%d: a NUL byte inside the header", name, lineno);
+            return -1;
+        }
+        if (parse_header_line(name, lineno, line, h, seen, err, err_len) != 0)
+            return -1;
+        at += llen + 1;
+    }
+    for (int k = 0; k < K_COUNT; k++)
+        if (!seen[k]) {
+            snprintf(err, err_len, "%s: the header has no %s: line (truncated or damaged)",
+                     name, trace_keys[k]);
+            return -1;
+        }
+    /* the records: bounded by the bytes that follow the header */
+    size_t body = len - header_len;
+    uint64_t room = body >= CHECKSUM_LINE_LEN ? (body - CHECKSUM_LINE_LEN) / 16 : 0;
+    if (h->n_decisions > room) {
+        snprintf(err, err_len, "%s: the header announces %llu decisions but the %zu bytes after "
+                 "it hold at most %llu (and the checksum line): truncated or damaged", name,
+                 (unsigned long long)h->n_decisions, body, (unsigned long long)room);
+        return -1;
+    }
+    size_t n_words = 2 * (size_t)h->n_decisions;
+    uint64_t *words = malloc((n_words + 1) * sizeof *words);
+    if (words == NULL) {
+        snprintf(err, err_len, "%s: out of memory for %llu decisions", name,
+                 (unsigned long long)h->n_decisions);
+        return -1;
+    }
+    const unsigned char *p = end;
+    for (size_t i = 0; i < n_words; i++, p += 8) {
         uint64_t w = 0;
         for (int k = 0; k < 8; k++)
-            w |= (uint64_t)b[k] << (8 * k);
+            w |= (uint64_t)p[k] << (8 * k);
         words[i] = w;
     }
-    unsigned long long stored = 0;
-    bool have_sum = fgets(line, sizeof line, f) != NULL &&
-                    sscanf(line, "checksum: %llx", &stored) == 1;
-    fclose(f);
-    if (!have_sum || stored != sum) {
-        snprintf(err, err_len, "checksum mismatch (stored %016llx, computed %016llx): the file "
-                               "is damaged", stored, (unsigned long long)sum);
+    uint64_t sum = fnv(0xcbf29ce484222325ull, buf, (size_t)(p - buf));
+    size_t rest = len - (size_t)(p - buf);
+    char tail[CHECKSUM_LINE_LEN + 1] = "";
+    uint64_t stored = 0;
+    if (rest == CHECKSUM_LINE_LEN) {
+        memcpy(tail, p, rest);
+        tail[rest] = '\0';
+    }
+    if (rest != CHECKSUM_LINE_LEN || strncmp(tail, "checksum: ", 10) != 0 ||
+        tail[CHECKSUM_LINE_LEN - 1] != '\n' ||
+        (tail[CHECKSUM_LINE_LEN - 1] = '\0', !parse_u64(tail + 10, 16, &stored))) {
+        snprintf(err, err_len, "%s: after %llu decisions the file must end with one line "
+                 "\"checksum: <16 hex digits>\" (%zu bytes left): truncated or damaged", name,
+                 (unsigned long long)h->n_decisions, rest);
+        free(words);
+        return -1;
+    }
+    if (stored != sum) {
+        snprintf(err, err_len, "%s: checksum mismatch (stored %016llx, computed %016llx): the "
+                 "file is damaged", name, (unsigned long long)stored, (unsigned long long)sum);
         free(words);
         return -1;
     }
     *log = words;
     *n = h->n_decisions;
     return 0;
+}
+
+/* The whole of a regular file, NUL-terminated (*len excludes the NUL); at most max bytes. */
+static int read_whole(const char *path, size_t max, unsigned char **data, size_t *len,
+                      char *err, size_t err_len)
+{
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (f == NULL || fstat(fileno(f), &st) != 0) {
+        snprintf(err, err_len, "%s: cannot open it: %s", path, strerror(errno));
+        if (f != NULL)
+            fclose(f);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+        snprintf(err, err_len, S_ISREG(st.st_mode) ? "%s: %llu bytes is larger than any "
+                 "trace or guide" : "%s: not a regular file", path,
+                 (unsigned long long)st.st_size);
+        fclose(f);
+        return -1;
+    }
+    size_t size = (size_t)st.st_size;
+    unsigned char *buf = malloc(size + 1);
+    if (buf == NULL) {
+        snprintf(err, err_len, "%s: out of memory for its %zu bytes", path, size);
+        fclose(f);
+        return -1;
+    }
+    size_t got = fread(buf, 1, size, f);
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (bad) {
+        snprintf(err, err_len, "%s: read error", path);
+        free(buf);
+        return -1;
+    }
+    buf[got] = '\0';
+    *data = buf;
+    *len = got;
+    return 0;
+}
+
+int pgas_trace_read(const char *path, pgas_trace_header *h, uint64_t **log, uint64_t *n,
+                    char *err, size_t err_len)
+{
+    unsigned char *buf;
+    size_t len;
+    /* the largest trace: SHMEMU_SCHED_MAX_DECISIONS (at most 2^30) records of 16 bytes */
+    if (read_whole(path, HEADER_MAX + ((size_t)16 << 30) + CHECKSUM_LINE_LEN, &buf, &len, err,
+                   err_len) != 0) {
+        memset(h, 0, sizeof *h);
+        *log = NULL;
+        *n = 0;
+        return -1;
+    }
+    int rc = pgas_trace_parse(path, buf, len, h, log, n, err, err_len);
+    free(buf);
+    return rc;
 }
 
 const char *pgas_trace_call_name(const pgas_trace_header *h, uint32_t hash)
@@ -330,32 +537,64 @@ _Noreturn void pgas_trace_diverged(pgas_sched *s, uint64_t at, const pgas_sched_
     _exit(PGAS_SCHED_DIVERGED_EXIT);
 }
 
-int pgas_guide_read(const char *path, pgas_guide_step **steps, size_t *n)
+int pgas_guide_parse(const char *name, const char *buf, size_t len, pgas_guide_step **steps,
+                     size_t *n, char *err, size_t err_len)
 {
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return -1;
-    size_t cap = 16, used = 0;
+    *steps = NULL;
+    *n = 0;
+    /* a step takes at least 6 bytes ("0 0 0\n"): bound the count by the length */
+    size_t cap = len / 6 + 1, used = 0;
     pgas_guide_step *v = malloc(cap * sizeof *v);
-    unsigned from, target;
-    unsigned long long y;
-    while (v != NULL && fscanf(f, "%u %llu %u", &from, &y, &target) == 3) {
-        if (used == cap) {
-            cap *= 2;
-            pgas_guide_step *w = realloc(v, cap * sizeof *v);
-            if (w == NULL) {
-                free(v);
-                v = NULL;
-                break;
-            }
-            v = w;
-        }
-        v[used++] = (pgas_guide_step){from, y, target};
-    }
-    fclose(f);
-    if (v == NULL)
+    if (v == NULL) {
+        snprintf(err, err_len, "%s: out of memory for %zu steps", name, cap);
         return -1;
+    }
+    int lineno = 0;
+    for (size_t at = 0; at < len;) {
+        lineno++;
+        const char *nl = memchr(buf + at, '\n', len - at);
+        size_t llen = nl != NULL ? (size_t)(nl - (buf + at)) : len - at;
+        char line[96];
+        uint64_t f[3];
+        bool ok = llen < sizeof line && nl != NULL;
+        if (ok) {
+            memcpy(line, buf + at, llen);
+            line[llen] = '\0';
+            ok = strlen(line) == llen; /* no NUL inside */
+            char *fields[3], *save = NULL, *tok = line;
+            int k = 0;
+            /* exactly three fields separated by spaces */
+            for (; ok && k < 3 && (fields[k] = strtok_r(tok, " ", &save)) != NULL; k++)
+                tok = NULL;
+            ok = ok && k == 3 && strtok_r(NULL, " ", &save) == NULL;
+            for (int j = 0; ok && j < 3; j++)
+                ok = parse_u64(fields[j], 10, &f[j]) && (j == 1 || f[j] <= UINT32_MAX);
+        }
+        if (!ok) {
+            snprintf(err, err_len, "%s:%d: expected \"<from serial> <decision index> <target "
+                     "serial>\" (decimal numbers, one step per line, ending with a newline)",
+                     name, lineno);
+            free(v);
+            return -1;
+        }
+        v[used++] = (pgas_guide_step){(uint32_t)f[0], f[1], (uint32_t)f[2]};
+        at += llen + 1;
+    }
     *steps = v;
     *n = used;
     return 0;
+}
+
+int pgas_guide_read(const char *path, pgas_guide_step **steps, size_t *n, char *err,
+                    size_t err_len)
+{
+    unsigned char *buf;
+    size_t len;
+    *steps = NULL;
+    *n = 0;
+    if (read_whole(path, (size_t)1 << 32, &buf, &len, err, err_len) != 0)
+        return -1;
+    int rc = pgas_guide_parse(path, (const char *)buf, len, steps, n, err, err_len);
+    free(buf);
+    return rc;
 }

@@ -243,7 +243,7 @@ static guide_entry *trace_switches(const char *path, size_t *n_out, long *preemp
     uint64_t *log = NULL, n = 0;
     char err[256];
     if (pgas_trace_read(path, &h, &log, &n, err, sizeof err) != 0) {
-        fprintf(stderr, "shmemu-explore: cannot read the trace %s: %s\n", path, err);
+        fprintf(stderr, "shmemu-explore: cannot read the trace: %s\n", err);
         return NULL;
     }
     guide_entry *g = calloc(n + 1, sizeof *g);
