@@ -10,6 +10,9 @@
 # with its time, then exactly one line "N passed, N failed" (suites), and exits non-zero if
 # any suite failed.
 #
+# A failed suite's log is also kept in SUITE_LOG_DIR (default: ${TMPDIR:-/tmp}/shmemu-suite-logs),
+# as NAME.TIMESTAMP.log, so that a failure seen once under load can be read afterwards.
+#
 # Environment: SUITE_TIMEOUT (seconds per suite; default 300 natively, 1800 under valgrind),
 # SHMEMU_HANG_TIMEOUT (default 60 natively, 900 under valgrind), VALGRIND_FLAGS (extra
 # valgrind options), VERBOSE=1.
@@ -102,6 +105,11 @@ for bin in "$@"; do
     else
         printf 'FAIL  %-14s %7s s%s\n' "$name" "$secs" "$note"
         sed 's/^/    /' "$log"
+        keep_dir=${SUITE_LOG_DIR:-${TMPDIR:-/tmp}/shmemu-suite-logs}
+        if mkdir -p "$keep_dir" 2>/dev/null &&
+           cp "$log" "$keep_dir/$name.${tool:-native}.$(date +%Y%m%d-%H%M%S).$$.log" 2>/dev/null; then
+            echo "    (log kept in $keep_dir)"
+        fi
         failed=$((failed + 1))
         failed_names+=("$name")
     fi
