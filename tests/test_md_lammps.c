@@ -5,8 +5,12 @@
  * mutation fuzz (every mutant is either accepted or rejected with a message), and a state
  * written by LAMMPS that must follow LAMMPS's own thermo output.
  */
+#include <fcntl.h>
 #include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "lammps_data.h"
 #include "test_md_util.h"
 
 static const char good[] =
@@ -181,7 +185,10 @@ static const bad_case bad[] = {
     {"xhi below xlo", "t\n2 atoms\n1 atom types\n5 1 xlo xhi\n", "bad.data:4:",
      "must be larger"},
     {"triclinic",
-     "t\n2 atoms\n1 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n0 10 zlo zhi\n0 0 0 xy xz yz\n",
+     "t\n2 atoms\n1 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n0 10 zlo zhi\n0 0.5 0 xy xz yz\n",
+     "bad.data:7:", "triclinic boxes are not supported"},
+    {"general triclinic",
+     "t\n2 atoms\n1 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n0 10 zlo zhi\n1 0 0 avec\n",
      "bad.data:7:", "triclinic"},
     {"bonds", "t\n2 atoms\n3 bonds\n", "bad.data:3:", "atom_style atomic"},
     {"missing Atoms section", "t\n2 atoms\n1 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n"
@@ -197,7 +204,7 @@ static const bad_case bad[] = {
     {"wrong field count", NULL, "bad.data:14:", "6 fields"},
     {"duplicate id", NULL, "atom id 5 appears more than once", "unique"},
     {"type out of range", NULL, "bad.data:15:", "type 2, outside 1..1"},
-    {"outside the box", NULL, "bad.data:14:", "outside the box"},
+    {"far outside the box", NULL, "bad.data:14:", "atom 1: x = 1e+30"},
     {"velocity of unknown atom", NULL, "bad.data:20:", "atom id 9 is not in the Atoms"},
     {"velocities before atoms", NULL, "bad.data:12:", "put the Atoms section first"},
     {"unsupported section", NULL, "bad.data:12:", "section 'Bonds' is not supported"},
@@ -223,7 +230,7 @@ static const char *body_of(const char *name)
         {"wrong field count", "Atoms\n\n1 1 1 1 1 1\n2 1 1 1 1\n"},
         {"duplicate id", "Atoms\n\n5 1 1 1 1\n5 1 2 2 2\n"},
         {"type out of range", "Atoms\n\n1 1 1 1 1\n2 2 2 2 2\n"},
-        {"outside the box", "Atoms\n\n1 1 10.5 1 1\n2 1 2 2 2\n"},
+        {"far outside the box", "Atoms\n\n1 1 1e30 1 1\n2 1 2 2 2\n"},
         {"velocity of unknown atom", "Atoms\n\n1 1 1 1 1\n2 1 2 2 2\n\nVelocities\n\n"
                                      "1 0 0 0\n9 0 0 0\n"},
         {"velocities before atoms", "Velocities\n\n1 0 0 0\n2 0 0 0\n"},
@@ -390,6 +397,297 @@ static void test_matches_lammps_reference(void **state)
     md_system_free(&sys);
 }
 
+/* ---- what the fixed-point state can hold (issue 15) -------------------------------------- */
+
+/* A one-type file of two atoms with the given mass and atom 2's velocity line. */
+static int parse_mv(const char *mass, const char *vel2, md_system *sys, md_error *err)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "t\n2 atoms\n1 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n0 10 zlo zhi\n\n"
+             "Masses\n\n1 %s\n\nAtoms\n\n1 1 1 1 1\n2 1 5 5 5\n\nVelocities\n\n"
+             "1 0 0 0\n%s\n", mass, vel2);
+    err->msg[0] = '\0';
+    return md_lammps_parse(text, strlen(text), "fx.data", 0.005, sys, err);
+}
+
+static void test_fixed_point_limits(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_error err;
+    /* Velocities that overflowed the int64 momentum silently: refused, naming the atom, its
+     * line, the field and the limit. */
+    static const char *fast[] = {"2 1e12 0 0", "2 0 0 1e30", "2 0 -3e7 0"};
+    static const char *field[] = {"vx = 1e+12", "vz = 1e+30", "vy = -3e+07"};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(parse_mv("1", fast[k], &sys, &err), -1);
+        md_test_contains(err.msg, "fx.data:20:");
+        md_test_contains(err.msg, "atom 2:");
+        md_test_contains(err.msg, field[k]);
+        md_test_contains(err.msg, "limit");
+    }
+    /* The limit itself: P_MAX u / m with P_MAX = 2^63/sqrt(6) for 2 atoms, in σ/τ. */
+    double vmax = floor(ldexp(1.0, 63) / sqrt(6.0)) * md_momentum_unit(0.005);
+    char line[128];
+    snprintf(line, sizeof line, "2 %.17g 0 0", vmax * 0.999);
+    if (parse_mv("1", line, &sys, &err) != 0)
+        fail_msg("a velocity just inside the limit was refused: %s", err.msg);
+    assert_true(sys.atoms.p[0][1] > 0 && sys.atoms.p[0][1] <= (int64_t)(ldexp(1.0, 63) / 2.4));
+    md_system_free(&sys);
+    snprintf(line, sizeof line, "2 %.17g 0 0", vmax * 1.001);
+    assert_int_equal(parse_mv("1", line, &sys, &err), -1);
+    /* Masses that zeroed or exploded the temperature. */
+    assert_int_equal(parse_mv("1e300", "2 1 0 0", &sys, &err), -1);
+    md_test_contains(err.msg, "fx.data:10:");
+    md_test_contains(err.msg, "type 1 has mass 1e+300, above the limit");
+    assert_int_equal(parse_mv("1e-300", "2 1 0 0", &sys, &err), -1);
+    md_test_contains(err.msg, "fx.data:10:");
+    md_test_contains(err.msg, "type 1 has mass 1e-300, below the limit 1.25e-05");
+    /* Heavy but holdable masses keep working (a slow one). */
+    if (parse_mv("1e6", "2 1e-3 0 0", &sys, &err) != 0)
+        fail_msg("%s", err.msg);
+    md_system_free(&sys);
+    /* One step may not cross the largest box: |v| dt < 2^19 σ (a light atom, small p). */
+    assert_int_equal(parse_mv("1e-4", "2 2e8 0 0", &sys, &err), -1);
+    md_test_contains(err.msg, "atom 2: vx = 2e+08");
+    md_test_contains(err.msg, "2^19");
+    /* The total momentum must fit the int64 momentum sum: many atoms near the per-atom
+     * limit. 64 atoms: P_MAX = 2^63/sqrt(192) ~ 2^59.2, total 0.9 · 64 P_MAX ~ 2^65. */
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    fprintf(f, "t\n64 atoms\n1 atom types\n0 40 xlo xhi\n0 40 ylo yhi\n0 40 zlo zhi\n\n"
+               "Masses\n\n1 1\n\nAtoms\n\n");
+    for (int i = 0; i < 64; i++)
+        fprintf(f, "%d 1 %d %d %d\n", i + 1, 5 * (i % 8), 5 * (i / 8), 1);
+    fprintf(f, "\nVelocities\n\n");
+    double v64 = 0.9 * floor(ldexp(1.0, 63) / sqrt(192.0)) * md_momentum_unit(0.005);
+    for (int i = 0; i < 64; i++)
+        fprintf(f, "%d %.17g 0 0\n", i + 1, v64);
+    fclose(f);
+    assert_int_equal(md_lammps_parse(text, size, "sum.data", 0.005, &sys, &err), -1);
+    md_test_contains(err.msg, "sum.data: Velocities: the total momentum along x");
+    md_test_contains(err.msg, "2^62");
+    free(text);
+}
+
+/* ---- reading the file (issue 15) --------------------------------------------------------- */
+
+static const char small_file[] = "t\n1 atoms\n1 atom types\n0 5 xlo xhi\n0 5 ylo yhi\n"
+                                 "0 5 zlo zhi\nMasses\n\n1 1\n\nAtoms\n\n1 1 1 1 1\n";
+
+/* A pipe holding `len` bytes of text (written now: below the pipe buffer), write end closed;
+ * returns the read end, readable by name as /proc/self/fd/N. */
+static int pipe_with(const char *text, size_t len)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    assert_true(write(fds[1], text, len) == (ssize_t)len);
+    close(fds[1]);
+    return fds[0];
+}
+
+static void test_input_files(void **state)
+{
+    (void)state;
+    md_system sys;
+    md_error err;
+    /* An empty name is said to be one. */
+    assert_int_equal(md_lammps_read("", 0.005, &sys, &err), -1);
+    md_test_contains(err.msg, "empty file name");
+    /* A device that never ends is refused before reading (was: read until out of memory). */
+    assert_int_equal(md_lammps_read("/dev/zero", 0.005, &sys, &err), -1);
+    md_test_contains(err.msg, "/dev/zero: is not a regular file or a pipe");
+    /* A directory is said to be one (was: "read error"). */
+    assert_int_equal(md_lammps_read(MD_TEST_DATA_DIR, 0.005, &sys, &err), -1);
+    md_test_contains(err.msg, "is a directory");
+    /* A pipe is read, up to the bound. */
+    char path[64];
+    int fd = pipe_with(small_file, sizeof small_file - 1);
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    if (md_lammps_read(path, 0.005, &sys, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(sys.atoms.n, 1);
+    md_system_free(&sys);
+    close(fd);
+    fd = pipe_with(small_file, sizeof small_file - 1);
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    assert_int_equal(md_lammps_read_bounded(path, 0.005, 0, 40, &sys, &err), -1);
+    md_test_contains(err.msg, "more than 40 bytes");
+    close(fd);
+    /* A regular file larger than the bound is refused before reading. */
+    char tmp[] = "/tmp/test_md_lammps_XXXXXX";
+    fd = mkstemp(tmp);
+    assert_true(fd >= 0);
+    assert_true(write(fd, small_file, sizeof small_file - 1) == (ssize_t)(sizeof small_file - 1));
+    close(fd);
+    assert_int_equal(md_lammps_read_bounded(tmp, 0.005, 0, 40, &sys, &err), -1);
+    md_test_contains(err.msg, "larger than the largest data file");
+    assert_int_equal(md_lammps_read_bounded(tmp, 0.005, 0, 4096, &sys, &err), 0);
+    md_system_free(&sys);
+    unlink(tmp);
+}
+
+/* CRLF and CR-only line ends read as LF ones (CR-only said "ends inside the header"). */
+static void test_line_endings(void **state)
+{
+    (void)state;
+    size_t len = sizeof good - 1;
+    md_system ref, sys;
+    md_error err;
+    assert_int_equal(md_lammps_parse(good, len, "lf", 0.005, &ref, &err), 0);
+    for (int mode = 0; mode < 2; mode++) {
+        char *text = md_xmalloc(2 * len);
+        size_t n = 0;
+        for (size_t i = 0; i < len; i++) {
+            if (good[i] == '\n') {
+                text[n++] = '\r';
+                if (mode == 0)
+                    text[n++] = '\n';
+            } else {
+                text[n++] = good[i];
+            }
+        }
+        if (md_lammps_parse(text, n, mode ? "cr" : "crlf", 0.005, &sys, &err) != 0)
+            fail_msg("%s", err.msg);
+        assert_int_equal(sys.atoms.n, ref.atoms.n);
+        for (int d = 0; d < 3; d++) {
+            assert_memory_equal(sys.atoms.x[d], ref.atoms.x[d], (size_t)ref.atoms.n * 8);
+            assert_memory_equal(sys.atoms.p[d], ref.atoms.p[d], (size_t)ref.atoms.n * 8);
+        }
+        md_system_free(&sys);
+        /* line numbers still count lines: break the last velocity line (line 32) */
+        text[n - (mode == 0 ? 3 : 2)] = 'x';
+        assert_int_equal(md_lammps_parse(text, n, "cr", 0.005, &sys, &err), -1);
+        md_test_contains(err.msg, "cr:32:");
+        free(text);
+    }
+    md_system_free(&ref);
+}
+
+/* ---- what LAMMPS accepts (issue 15) ------------------------------------------------------ */
+
+static void test_atoms_outside_the_box_are_wrapped(void **state)
+{
+    (void)state;
+    /* The same atoms, inside the box and at other periodic images (box -1..9 along x). */
+    static const char in[] = "t\n3 atoms\n1 atom types\n-1 9 xlo xhi\n0 10 ylo yhi\n"
+                             "0 10 zlo zhi\n\nMasses\n\n1 1\n\nAtoms\n\n"
+                             "1 1 0.5 1.25 3\n2 1 8.75 9.5 0\n3 1 -1 5 5\n";
+    static const char out[] = "t\n3 atoms\n1 atom types\n-1 9 xlo xhi\n0 10 ylo yhi\n"
+                              "0 10 zlo zhi\n\nMasses\n\n1 1\n\nAtoms\n\n"
+                              "1 1 10.5 -8.75 23 0 0 0\n2 1 -11.25 -0.5 -30 1 1 1\n"
+                              "3 1 19 5 15\n";
+    md_system a, b;
+    md_error err;
+    assert_int_equal(md_lammps_parse(in, sizeof in - 1, "in", 0.005, &a, &err), 0);
+    if (md_lammps_parse(out, sizeof out - 1, "out", 0.005, &b, &err) != 0)
+        fail_msg("%s", err.msg);
+    for (int d = 0; d < 3; d++)
+        assert_memory_equal(a.atoms.x[d], b.atoms.x[d], 3 * 8);
+    md_system_free(&a);
+    md_system_free(&b);
+}
+
+static void test_zero_tilt_and_pairij(void **state)
+{
+    (void)state;
+    static const char text[] = "t\n2 atoms\n2 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n"
+                               "0 10 zlo zhi\n0.0 0 -0.0 xy xz yz\n\nMasses\n\n1 1\n2 2\n\n"
+                               "PairIJ Coeffs # lj/cut\n\n1 1 1 1\n1 2 1.0 1.0\n2 2 1 1\n\n"
+                               "Atoms # atomic\n\n1 1 1 1 1\n2 2 5 5 5\n";
+    md_system sys;
+    md_error err;
+    if (md_lammps_parse(text, sizeof text - 1, "ij.data", 0.005, &sys, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(sys.atoms.n, 2);
+    md_system_free(&sys);
+    /* PairIJ errors: a pair twice, i > j, too few lines, epsilon not 1 */
+    static const struct {
+        const char *pairs, *want;
+    } bad_ij[] = {
+        {"1 1 1 1\n1 1 1 1\n2 2 1 1\n", "ij.data:15: PairIJ Coeffs: the pair 1 1 is given twice"},
+        {"1 1 1 1\n2 1 1 1\n2 2 1 1\n", "ij.data:15: PairIJ Coeffs: types 2 1: give each pair"},
+        {"1 1 1 1\n2 2 1 1\n", "has 2 entries, but the header says 3"},
+        {"1 1 1 1\n1 2 0.5 1\n2 2 1 1\n", "ij.data:15: PairIJ Coeffs: types 1 2 has epsilon 0.5"},
+    };
+    for (size_t k = 0; k < sizeof bad_ij / sizeof *bad_ij; k++) {
+        char t[1024];
+        snprintf(t, sizeof t, "t\n2 atoms\n2 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n"
+                              "0 10 zlo zhi\n\nMasses\n\n1 1\n2 2\n\nPairIJ Coeffs\n%s\n"
+                              "Atoms\n\n1 1 1 1 1\n2 2 5 5 5\n", bad_ij[k].pairs);
+        assert_int_equal(md_lammps_parse(t, strlen(t), "ij.data", 0.005, &sys, &err), -1);
+        md_test_contains(err.msg, bad_ij[k].want);
+    }
+}
+
+static void test_long_numbers(void **state)
+{
+    (void)state;
+    /* 40-digit mantissas, a 300-digit one, and a long integer id with leading zeros. */
+    char pad[301];
+    memset(pad, '0', 300);
+    pad[300] = '\0';
+    char text[2048];
+    snprintf(text, sizeof text,
+             "t\n2 atoms\n1 atom types\n0 10.000000000000000000000000000000000000000 xlo xhi\n"
+             "0 1%s0e-300 ylo yhi\n0 10 zlo zhi\n\nMasses\n\n"
+             "1 1.0000000000000000000000000000000000000\n\nAtoms\n\n"
+             "%s1 1 1.2345678901234567890123456789012345678901 1 1\n2 1 5 5 5\n\n"
+             "Velocities\n\n1 0.1234567890123456789012345678901234567890e-1 0 0\n2 0 0 0\n",
+             pad, pad);
+    md_system sys;
+    md_error err;
+    if (md_lammps_parse(text, strlen(text), "long.data", 0.005, &sys, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(sys.box.len[1], md_pos_from_double(10.0));
+    assert_int_equal(sys.atoms.x[0][0], md_pos_from_double(1.2345678901234567890));
+    assert_int_equal(sys.atoms.p[0][0],
+                     md_round_i64(0.01234567890123456789 / md_momentum_unit(0.005)));
+    md_system_free(&sys);
+}
+
+/* A per-type cut-off is honoured when it is the run's, refused otherwise (it was ignored). */
+static void test_pair_coeff_cutoff(void **state)
+{
+    (void)state;
+    static const char text[] = "t\n2 atoms\n1 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n"
+                               "0 10 zlo zhi\n\nMasses\n\n1 1\n\nPair Coeffs # lj/cut\n\n"
+                               "1 1.0 1.0 2.5\n\nAtoms\n\n1 1 1 1 1\n2 1 5 5 5\n";
+    md_params par;
+    md_params_default(&par);
+    md_system sys;
+    md_error err;
+    par.rc = 2.5;
+    if (md_lammps_parse_run(text, sizeof text - 1, "rc.data", &par, &sys, &err) != 0)
+        fail_msg("%s", err.msg);
+    md_system_free(&sys);
+    par.rc = 3.0;
+    assert_int_equal(md_lammps_parse_run(text, sizeof text - 1, "rc.data", &par, &sys, &err),
+                     -1);
+    md_test_contains(err.msg, "rc.data:14: Pair Coeffs: type 1 has cut-off 2.5");
+    md_test_contains(err.msg, "--rc is 3");
+    /* without the run's cut-off the column cannot be honoured: refused, not ignored */
+    assert_int_equal(md_lammps_parse(text, sizeof text - 1, "rc.data", 0.005, &sys, &err), -1);
+    md_test_contains(err.msg, "rc.data:14:");
+    md_test_contains(err.msg, "cut-off");
+    /* the same through the file reader */
+    char tmp[] = "/tmp/test_md_lammps_rc_XXXXXX";
+    int fd = mkstemp(tmp);
+    assert_true(fd >= 0);
+    assert_true(write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1));
+    close(fd);
+    par.rc = 2.5;
+    if (md_lammps_read_run(tmp, &par, &sys, &err) != 0)
+        fail_msg("%s", err.msg);
+    md_system_free(&sys);
+    par.rc = 2.0;
+    assert_int_equal(md_lammps_read_run(tmp, &par, &sys, &err), -1);
+    md_test_contains(err.msg, "has cut-off 2.5");
+    unlink(tmp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -401,6 +699,13 @@ int main(void)
         cmocka_unit_test(test_buffer_without_terminator),
         cmocka_unit_test(test_mutation_fuzz),
         cmocka_unit_test(test_matches_lammps_reference),
+        cmocka_unit_test(test_fixed_point_limits),
+        cmocka_unit_test(test_input_files),
+        cmocka_unit_test(test_line_endings),
+        cmocka_unit_test(test_atoms_outside_the_box_are_wrapped),
+        cmocka_unit_test(test_zero_tilt_and_pairij),
+        cmocka_unit_test(test_long_numbers),
+        cmocka_unit_test(test_pair_coeff_cutoff),
     };
     return cmocka_run_group_tests_name("md_lammps", tests, NULL, NULL);
 }

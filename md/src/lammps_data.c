@@ -2,31 +2,60 @@
  * lammps_data.c: the LAMMPS data file reader (atom_style atomic), as a function over a buffer.
  *
  * The format (LAMMPS read_data): the first line is a title and is skipped; then header lines
- * "N atoms", "N atom types", "lo hi xlo xhi" (and y, z), until the first section keyword;
- * then sections, each a keyword line followed by its entries:
+ * "N atoms", "N atom types", "lo hi xlo xhi" (and y, z), "xy xz yz" (tilts; only all zero
+ * is accepted: the box is orthorhombic) until the first section keyword; then sections, each
+ * a keyword line followed by its entries:
  *   Masses        "type mass"                  one per atom type
- *   Atoms         "id type x y z [ix iy iz]"   one per atom (image flags are accepted and
- *                                              ignored: positions are wrapped into the box)
+ *   Atoms         "id type x y z [ix iy iz]"   one per atom. As LAMMPS does in a periodic
+ *                                              box, an atom outside the box is wrapped into
+ *                                              it. This app keeps no image flags (its runs
+ *                                              and dumps are wrapped), so the file's image
+ *                                              flags and the wrap are dropped
  *   Velocities    "id vx vy vz"                one per atom (optional; zero when absent)
- *   Pair Coeffs   "type epsilon sigma"         optional; must be 1 1 (σ = ε = 1)
- * '#' starts a comment anywhere; blank lines are skipped. Everything else is an error that
- * names the file, the line, what is wrong and what to do, and the reader never reads past
- * the buffer (it need not be NUL-terminated): the shape a fuzzer wants.
+ *   Pair Coeffs   "type epsilon sigma [rc]"    optional; epsilon = sigma = 1 (reduced LJ);
+ *   PairIJ Coeffs "i j epsilon sigma [rc]"     a cut-off must equal the run's rc
+ * '#' starts a comment anywhere; blank lines are skipped; a line ends at LF, CRLF or CR.
+ * Everything else is an error that names the file, the line, what is wrong and what to do,
+ * and the reader never reads past the buffer (it need not be NUL-terminated): the shape a
+ * fuzzer wants.
+ *
+ * What the fixed-point state can hold (shmemu/md.h, fixed.h), with N atoms and time step dt.
+ * The momentum unit is u = dt/2 · 2^-32 m σ/τ, so an atom of mass m and velocity v has
+ * p = m v / u, an int64:
+ *   - momentum: the kinetic energy is the exact sum of p² over 3N components in 128 bits
+ *     (kinetic.h), so |p| <= P_MAX = min(2^62, 2^63 / sqrt(3N)) (3N P_MAX² <= 2^126: room
+ *     for the momenta to double during a run); the total momentum is summed in int64, so
+ *     each component of Σp must stay below 2^62. A velocity beyond |v| <= P_MAX u / m is
+ *     refused, naming the atom, its line, the component and the limit.
+ *   - drift: a step moves an atom by round(p dt²/2m) position units; round() needs that
+ *     below 2^63 for every p the state can hold, so dt²/2m <= 1: masses m >= dt²/2.
+ *     An atom heavier than P_MAX dt²/2 cannot move at all (even p = P_MAX rounds to no
+ *     displacement) and its kinetic energy vanishes: masses m <= P_MAX dt²/2.
+ *   - per step, an atom may not travel as far as the largest box: |v| dt < 2^19 σ, so the
+ *     unwrapped positions between two searches stay exact doubles (fixed.h).
+ *   - positions: x - lo is converted to int64 units of 2^-32 σ before the exact integer
+ *     wrap into the box, so |x - lo| < 2^30 σ (2^62 units: half the int64 range).
  */
+#include "lammps_data.h"
+
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fixed.h"
 #include "shmemu/md.h"
 #include "util.h"
 
 #define MAX_TOKENS 12
-#define MAX_TOKEN_LEN 64
+#define MAX_COORD 1073741824.0 /* 2^30 σ: the farthest x - lo that is wrapped (see top) */
+#define MAX_STEP_SIGMA MD_MAX_BOX_SIGMA /* |v| dt below this (see top) */
 #define MAX_ATOMS (INT32_MAX / 2)
 #define MAX_TYPES 1000000
 
@@ -82,10 +111,13 @@ static int next_line(reader *r)
     memset(l, 0, sizeof *l);
     l->number = ++r->line_no;
     size_t end = r->pos;
-    while (end < r->len && r->buf[end] != '\n')
+    while (end < r->len && r->buf[end] != '\n' && r->buf[end] != '\r')
         end++;
     const char *s = r->buf + r->pos;
     size_t n = end - r->pos;
+    /* LF, CRLF or CR (old Mac files) ends the line */
+    if (end < r->len && r->buf[end] == '\r' && end + 1 < r->len && r->buf[end + 1] == '\n')
+        end++;
     r->pos = end < r->len ? end + 1 : end;
     if (memchr(s, '\0', n))
         return fail_at(r, l->number, "the line contains a NUL byte; this is not a text data file");
@@ -131,14 +163,20 @@ static bool tok_is(const token *t, const char *word)
     return t->len == n && memcmp(t->s, word, n) == 0;
 }
 
-/* Copies a token into buf (NUL-terminated); false when it is too long. */
-static bool tok_copy(const token *t, char *buf, size_t size)
+/* A token as a C string: in the caller's small buffer, or on the heap when it is longer
+ * (numbers of any length are accepted, e.g. 40-digit mantissas). Free with tok_cstr_free. */
+static char *tok_cstr(const token *t, char *small, size_t size)
 {
-    if (t->len + 1 > size)
-        return false;
-    memcpy(buf, t->s, t->len);
-    buf[t->len] = '\0';
-    return true;
+    char *b = t->len + 1 <= size ? small : md_xmalloc(t->len + 1);
+    memcpy(b, t->s, t->len);
+    b[t->len] = '\0';
+    return b;
+}
+
+static void tok_cstr_free(char *b, const char *small)
+{
+    if (b != small)
+        free(b);
 }
 
 static void tok_show(const token *t, char *buf, size_t size)
@@ -148,32 +186,34 @@ static void tok_show(const token *t, char *buf, size_t size)
     strcpy(buf + n, t->len > n ? "..." : "");
 }
 
+/* A finite number; an underflow to a subnormal or zero is a number too (strtod's ERANGE
+ * with a result below DBL_MIN), an overflow to infinity is not. */
 static bool parse_double(const token *t, double *out)
 {
-    char b[MAX_TOKEN_LEN + 1];
-    if (!tok_copy(t, b, sizeof b))
-        return false;
+    char small[96];
+    char *b = tok_cstr(t, small, sizeof small);
     char *end;
     errno = 0;
     double v = strtod(b, &end);
-    if (end == b || *end != '\0' || !isfinite(v) || errno == ERANGE)
-        return false;
-    *out = v;
-    return true;
+    bool ok = end != b && *end == '\0' && isfinite(v) && !(errno == ERANGE && fabs(v) > 1.0);
+    tok_cstr_free(b, small);
+    if (ok)
+        *out = v;
+    return ok;
 }
 
 static bool parse_int(const token *t, long long *out)
 {
-    char b[MAX_TOKEN_LEN + 1];
-    if (!tok_copy(t, b, sizeof b))
-        return false;
+    char small[96];
+    char *b = tok_cstr(t, small, sizeof small);
     char *end;
     errno = 0;
     long long v = strtoll(b, &end, 10);
-    if (end == b || *end != '\0' || errno == ERANGE)
-        return false;
-    *out = v;
-    return true;
+    bool ok = end != b && *end == '\0' && errno != ERANGE;
+    tok_cstr_free(b, small);
+    if (ok)
+        *out = v;
+    return ok;
 }
 
 static int bad_field(reader *r, const char *section, int field, const char *field_name,
@@ -246,13 +286,29 @@ static int parse_header(reader *r, header *h)
             h->have_box[d] = true;
             continue;
         }
+        if (l->ntok == 6 && tok_is(&l->tok[3], "xy") && tok_is(&l->tok[4], "xz") &&
+            tok_is(&l->tok[5], "yz")) {
+            /* Tilt factors: LAMMPS makes a triclinic box even when all are zero; with zero
+             * tilt that box is the orthorhombic one, so it is accepted. */
+            double tilt[3];
+            for (int k = 0; k < 3; k++)
+                if (!parse_double(&l->tok[k], &tilt[k]))
+                    return fail_at(r, l->number, "header: 'xy xz yz' needs three numbers");
+            if (tilt[0] != 0.0 || tilt[1] != 0.0 || tilt[2] != 0.0)
+                return fail_at(r, l->number, "header: tilt factors xy %g xz %g yz %g: "
+                               "triclinic boxes are not supported; give an orthorhombic box "
+                               "(all tilts 0)", tilt[0], tilt[1], tilt[2]);
+            continue;
+        }
         bool triclinic = false;
         for (int k = 0; k < l->ntok && k < MAX_TOKENS; k++)
             triclinic |= tok_is(&l->tok[k], "xy") || tok_is(&l->tok[k], "xz") ||
-                         tok_is(&l->tok[k], "yz");
+                         tok_is(&l->tok[k], "yz") || tok_is(&l->tok[k], "avec") ||
+                         tok_is(&l->tok[k], "bvec") || tok_is(&l->tok[k], "cvec");
         if (triclinic)
-            return fail_at(r, l->number, "header: a triclinic box (xy xz yz) is not supported; "
-                                         "give an orthorhombic box");
+            return fail_at(r, l->number, "header: a triclinic box line ('xy xz yz' is "
+                                         "'a b c xy xz yz'; avec/bvec/cvec boxes) is not "
+                                         "supported; give an orthorhombic box");
         if ((l->ntok == 2 || l->ntok == 3) &&
             (tok_is(&l->tok[1], "bonds") || tok_is(&l->tok[1], "angles") ||
              tok_is(&l->tok[1], "dihedrals") || tok_is(&l->tok[1], "impropers") ||
@@ -281,7 +337,14 @@ static int parse_header(reader *r, header *h)
 
 /* ---- sections -------------------------------------------------------------------------- */
 
-typedef enum section_kind { SEC_MASSES, SEC_ATOMS, SEC_VELOCITIES, SEC_PAIR_COEFFS } section_kind;
+typedef enum section_kind {
+    SEC_MASSES,
+    SEC_ATOMS,
+    SEC_VELOCITIES,
+    SEC_PAIR_COEFFS,
+    SEC_PAIRIJ_COEFFS,
+    SEC_COUNT
+} section_kind;
 
 /* Reads exactly `count` entries of a section; each is handed to fn. After them, the next
  * non-blank line must be a section keyword or the end of the file. */
@@ -319,12 +382,16 @@ static int read_entries(reader *r, const char *section, long long count, const c
 typedef struct parse_state {
     header h;
     md_system *sys;
+    double dt;           /* τ: the run's time step (momentum unit) */
+    double rc;           /* σ: the run's cut-off; <= 0 when the caller did not say */
+    double pmax;         /* P_MAX (see top), momentum units */
     double *vel[3];      /* velocities by atom slot, until converted */
+    int *vel_line;       /* the file line of each slot's velocity (0: none) */
     bool *mass_set;
     int32_t *slot_of;    /* sorted by id: index into atoms; built after Atoms */
-    bool have_section[4];
+    bool have_section[SEC_COUNT];
     int32_t atoms_read;
-    bool *vel_set;
+    uint8_t *pair_seen;  /* PairIJ Coeffs: bit per (i <= j) pair */
 } parse_state;
 
 static int entry_mass(reader *r, void *ctx)
@@ -345,10 +412,54 @@ static int entry_mass(reader *r, void *ctx)
     if (!(m > 0.0))
         return fail_at(r, l->number, "Masses: type %lld has mass %g; masses must be positive",
                        t, m);
+    /* Limits of the fixed-point state (see the top of this file). */
+    double mmin = 0.5 * ps->dt * ps->dt, mmax = ps->pmax * mmin;
+    if (m < mmin)
+        return fail_at(r, l->number, "Masses: type %lld has mass %g, below the limit %g "
+                       "(dt²/2 at dt %g): one momentum unit would move it more than one "
+                       "position unit per step and the fixed-point drift could overflow; "
+                       "scale the masses (LJ reduced units: type 1 is usually 1) or shorten "
+                       "--dt", t, m, mmin, ps->dt);
+    if (m > mmax)
+        return fail_at(r, l->number, "Masses: type %lld has mass %g, above the limit %g "
+                       "(P_MAX dt²/2 at dt %g, P_MAX = %.0f momentum units for %lld atoms): "
+                       "no momentum the fixed-point state can hold would move it; scale the "
+                       "masses (LJ reduced units: type 1 is usually 1)", t, m, mmax, ps->dt,
+                       ps->pmax, ps->h.natoms);
     if (ps->mass_set[t - 1])
         return fail_at(r, l->number, "Masses: type %lld is given twice", t);
     ps->mass_set[t - 1] = true;
     ps->sys->mass[t - 1] = m;
+    return 0;
+}
+
+/* The coefficients after the type(s) of a Pair Coeffs or PairIJ Coeffs line, from field
+ * `first`: epsilon sigma [cut-off] (lj/cut). what: "type 2" or "types 1 2". */
+static int pair_coeffs(reader *r, const parse_state *ps, const char *section, int first,
+                       const char *what)
+{
+    line *l = &r->cur;
+    double eps, sig, cut;
+    if (!parse_double(&l->tok[first], &eps))
+        return bad_field(r, section, first, "epsilon", "a number");
+    if (!parse_double(&l->tok[first + 1], &sig))
+        return bad_field(r, section, first + 1, "sigma", "a number");
+    if (eps != 1.0 || sig != 1.0)
+        return fail_at(r, l->number, "%s: %s has epsilon %g sigma %g; this app runs LJ in "
+                       "reduced units with epsilon = sigma = 1 for every type", section, what,
+                       eps, sig);
+    if (l->ntok == first + 3) { /* a per-type cut-off: honoured only if it is the run's */
+        if (!parse_double(&l->tok[first + 2], &cut))
+            return bad_field(r, section, first + 2, "cut-off", "a number");
+        if (ps->rc <= 0.0)
+            return fail_at(r, l->number, "%s: %s gives a cut-off (%g) and the reader was not "
+                           "told the run's cut-off, so it cannot honour it; remove the cut-off "
+                           "column", section, what, cut);
+        if (cut != ps->rc)
+            return fail_at(r, l->number, "%s: %s has cut-off %.17g, but the run's --rc is "
+                           "%.17g; this app uses one cut-off for every pair: give --rc %.17g "
+                           "or remove the cut-off column", section, what, cut, ps->rc, cut);
+    }
     return 0;
 }
 
@@ -357,24 +468,47 @@ static int entry_pair_coeff(reader *r, void *ctx)
     parse_state *ps = ctx;
     line *l = &r->cur;
     long long t;
-    double eps, sig;
     if (l->ntok < 3 || l->ntok > 4)
-        return fail_at(r, l->number, "Pair Coeffs: %d fields; each line is 'type epsilon sigma'",
-                       l->ntok);
+        return fail_at(r, l->number, "Pair Coeffs: %d fields; each line is 'type epsilon sigma "
+                       "[cut-off]'", l->ntok);
     if (!parse_int(&l->tok[0], &t))
         return bad_field(r, "Pair Coeffs", 0, "type", "an integer");
-    if (!parse_double(&l->tok[1], &eps))
-        return bad_field(r, "Pair Coeffs", 1, "epsilon", "a number");
-    if (!parse_double(&l->tok[2], &sig))
-        return bad_field(r, "Pair Coeffs", 2, "sigma", "a number");
     if (t < 1 || t > ps->h.ntypes)
         return fail_at(r, l->number, "Pair Coeffs: type %lld is outside 1..%lld", t,
                        ps->h.ntypes);
-    if (eps != 1.0 || sig != 1.0)
-        return fail_at(r, l->number, "Pair Coeffs: type %lld has epsilon %g sigma %g; this app "
-                       "runs LJ in reduced units with epsilon = sigma = 1 for every type", t, eps,
-                       sig);
-    return 0;
+    char what[40];
+    snprintf(what, sizeof what, "type %lld", t);
+    return pair_coeffs(r, ps, "Pair Coeffs", 1, what);
+}
+
+/* PairIJ Coeffs: one line per pair of types i <= j (what write_data pair ij writes). */
+static int entry_pairij_coeff(reader *r, void *ctx)
+{
+    parse_state *ps = ctx;
+    line *l = &r->cur;
+    long long i, j;
+    if (l->ntok < 4 || l->ntok > 5)
+        return fail_at(r, l->number, "PairIJ Coeffs: %d fields; each line is 'i j epsilon "
+                       "sigma [cut-off]'", l->ntok);
+    if (!parse_int(&l->tok[0], &i))
+        return bad_field(r, "PairIJ Coeffs", 0, "i", "an integer");
+    if (!parse_int(&l->tok[1], &j))
+        return bad_field(r, "PairIJ Coeffs", 1, "j", "an integer");
+    if (i < 1 || j < 1 || i > ps->h.ntypes || j > ps->h.ntypes)
+        return fail_at(r, l->number, "PairIJ Coeffs: types %lld %lld: each must be in 1..%lld",
+                       i, j, ps->h.ntypes);
+    if (i > j)
+        return fail_at(r, l->number, "PairIJ Coeffs: types %lld %lld: give each pair once with "
+                       "i <= j (%lld %lld)", i, j, j, i);
+    /* index of (i, j) among the pairs i <= j, row by row */
+    long long n = ps->h.ntypes;
+    long long k = (i - 1) * n - (i - 1) * (i - 2) / 2 + (j - i);
+    if (ps->pair_seen[k / 8] & (1u << (k % 8)))
+        return fail_at(r, l->number, "PairIJ Coeffs: the pair %lld %lld is given twice", i, j);
+    ps->pair_seen[k / 8] |= (uint8_t)(1u << (k % 8));
+    char what[64];
+    snprintf(what, sizeof what, "types %lld %lld", i, j);
+    return pair_coeffs(r, ps, "PairIJ Coeffs", 2, what);
 }
 
 static int entry_atom(reader *r, void *ctx)
@@ -397,7 +531,7 @@ static int entry_atom(reader *r, void *ctx)
         if (!parse_double(&l->tok[2 + d], &x[d]))
             return bad_field(r, "Atoms", 2 + d, names[2 + d], "a number");
     for (int k = 5; k < l->ntok; k++)
-        if (!parse_int(&l->tok[k], &img))
+        if (!parse_int(&l->tok[k], &img) || img < INT32_MIN || img > INT32_MAX)
             return bad_field(r, "Atoms", k, names[k], "an integer image flag");
     if (id < 1 || id > INT64_MAX / 2)
         return fail_at(r, l->number, "Atoms: atom id %lld; ids must be positive", id);
@@ -409,16 +543,15 @@ static int entry_atom(reader *r, void *ctx)
     at->type[n] = (int32_t)(t - 1);
     at->zone[n] = 0;
     for (int d = 0; d < 3; d++) {
-        const double lo = ps->h.lo[d], hi = ps->h.hi[d];
-        if (!(x[d] >= lo && x[d] <= hi))
-            return fail_at(r, l->number, "Atoms: atom %lld: %c = %.17g is outside the box "
-                           "[%.17g, %.17g]; wrap the atoms into the box", id, 'x' + d, x[d], lo,
-                           hi);
-        int64_t xi = md_pos_from_double(x[d] - lo);
-        if (xi < 0 || xi > sys->box.len[d])
-            return fail_at(r, l->number, "Atoms: atom %lld: %c = %.17g is outside the box",
-                           id, 'x' + d, x[d]);
-        at->x[d][n] = xi == sys->box.len[d] ? 0 : xi;
+        /* Periodic in every dimension: an atom outside the box is wrapped into it, exactly,
+         * in integer units (as LAMMPS remaps it; x = hi wraps to lo). */
+        const double rel = x[d] - ps->h.lo[d];
+        if (!(fabs(rel) < MAX_COORD))
+            return fail_at(r, l->number, "Atoms: atom %lld: %c = %.17g lies %.3g σ from "
+                           "%clo; the fixed-point positions wrap atoms into the box only from "
+                           "within %.0f σ (2^30) of it; wrap the atom into the box", id,
+                           'x' + d, x[d], rel, 'x' + d, MAX_COORD);
+        at->x[d][n] = md_wrap(md_pos_from_double(rel), sys->box.len[d]);
         at->p[d][n] = 0;
         at->f[d][n] = 0;
     }
@@ -469,9 +602,10 @@ static int entry_velocity(reader *r, void *ctx)
     int32_t s = find_slot(ps, id);
     if (s < 0)
         return fail_at(r, l->number, "Velocities: atom id %lld is not in the Atoms section", id);
-    if (ps->vel_set[s])
-        return fail_at(r, l->number, "Velocities: atom id %lld is given twice", id);
-    ps->vel_set[s] = true;
+    if (ps->vel_line[s])
+        return fail_at(r, l->number, "Velocities: atom id %lld is given twice (line %d)", id,
+                       ps->vel_line[s]);
+    ps->vel_line[s] = l->number;
     for (int d = 0; d < 3; d++)
         ps->vel[d][s] = v[d];
     return 0;
@@ -503,11 +637,17 @@ static int parse_sections(reader *r, parse_state *ps)
             kind = SEC_PAIR_COEFFS;
             name = "Pair Coeffs";
             words = 2;
+        } else if (l->ntok >= 2 && tok_is(&l->tok[0], "PairIJ") &&
+                   tok_is(&l->tok[1], "Coeffs")) {
+            kind = SEC_PAIRIJ_COEFFS;
+            name = "PairIJ Coeffs";
+            words = 2;
         } else if (is_section_line(l)) {
             char shown[48];
             tok_show(&l->tok[0], shown, sizeof shown);
             return fail_at(r, l->number, "section '%s' is not supported: atom_style atomic with "
-                           "LJ reads Masses, Atoms, Velocities and Pair Coeffs", shown);
+                           "LJ reads Masses, Atoms, Velocities, Pair Coeffs and PairIJ "
+                           "Coeffs", shown);
         } else {
             return fail_at(r, l->number, "expected a section keyword (Masses, Atoms, "
                                          "Velocities), found an entry line");
@@ -524,9 +664,28 @@ static int parse_sections(reader *r, parse_state *ps)
                 return -1;
             break;
         case SEC_PAIR_COEFFS:
+            if (ps->have_section[SEC_PAIRIJ_COEFFS])
+                return fail_at(r, l->number, "Pair Coeffs and PairIJ Coeffs both appear; "
+                                             "give one of them");
             if (read_entries(r, name, ps->h.ntypes, "atom types", entry_pair_coeff, ps) != 0)
                 return -1;
             break;
+        case SEC_PAIRIJ_COEFFS: {
+            if (ps->have_section[SEC_PAIR_COEFFS])
+                return fail_at(r, l->number, "Pair Coeffs and PairIJ Coeffs both appear; "
+                                             "give one of them");
+            long long n = ps->h.ntypes, pairs = n * (n + 1) / 2;
+            /* a line is at least 8 bytes ("1 1 1 1\n"): bound the count by the input */
+            if ((double)pairs * 8.0 > (double)r->len)
+                return fail_at(r, l->number, "PairIJ Coeffs: %lld atom types need %lld lines, "
+                               "more than a file of %zu bytes holds; use Pair Coeffs (one line "
+                               "per type)", n, pairs, r->len);
+            ps->pair_seen = md_xcalloc((size_t)(pairs + 7) / 8, 1);
+            if (read_entries(r, name, pairs, "atom types (n(n+1)/2 pairs)", entry_pairij_coeff,
+                             ps) != 0)
+                return -1;
+            break;
+        }
         case SEC_ATOMS: {
             if (l->comment) {
                 /* "Atoms # atomic": another style's columns would be misread. */
@@ -559,6 +718,8 @@ static int parse_sections(reader *r, parse_state *ps)
                 }
             break;
         }
+        case SEC_COUNT:
+            break;
         case SEC_VELOCITIES:
             if (!ps->have_section[SEC_ATOMS])
                 return fail_at(r, l->number, "Velocities comes before Atoms; put the Atoms "
@@ -570,16 +731,53 @@ static int parse_sections(reader *r, parse_state *ps)
     }
 }
 
-int md_lammps_parse(const char *buf, size_t len, const char *name, double dt, md_system *sys,
-                    md_error *err)
+/* Velocities -> fixed-point momenta, refusing what the state cannot hold (see top). */
+static int convert_velocities(reader *r, parse_state *ps)
+{
+    md_system *sys = ps->sys;
+    md_atoms *at = &sys->atoms;
+    const double u = md_momentum_unit(ps->dt);
+    __int128 total[3] = {0, 0, 0};
+    for (int32_t i = 0; i < at->n; i++) {
+        if (!ps->vel_line[i])
+            continue;
+        const double m = sys->mass[at->type[i]];
+        const double vmax = fmin(ps->pmax * u / m, MAX_STEP_SIGMA / ps->dt);
+        for (int d = 0; d < 3; d++) {
+            const double v = ps->vel[d][i];
+            if (!(fabs(v) <= vmax))
+                return fail_at(r, ps->vel_line[i], "Velocities: atom %lld: v%c = %g is beyond "
+                               "the fixed-point limit |v%c| <= %.6g for mass %g at dt %g (%s); "
+                               "check the units (LJ reduced: σ/τ)", (long long)at->id[i],
+                               'x' + d, v, 'x' + d, vmax, m, ps->dt,
+                               vmax < MAX_STEP_SIGMA / ps->dt
+                                   ? "the momentum m·v must stay within P_MAX units"
+                                   : "one step may not travel 2^19 σ");
+            at->p[d][i] = md_round_i64(m * v / u);
+            total[d] += at->p[d][i];
+        }
+    }
+    for (int d = 0; d < 3; d++)
+        if (total[d] > ((__int128)1 << 62) || total[d] < -((__int128)1 << 62))
+            return fail_at(r, 0, "Velocities: the total momentum along %c is %.3g momentum "
+                           "units, beyond the fixed-point limit 2^62 of the momentum sum; "
+                           "remove the drift of the centre of mass", 'x' + d,
+                           (double)total[d]);
+    return 0;
+}
+
+static int parse(const char *buf, size_t len, const char *name, double dt, double rc,
+                 md_system *sys, md_error *err)
 {
     memset(sys, 0, sizeof *sys);
     reader r = {.buf = buf, .len = len, .name = name ? name : "(buffer)", .err = err};
     parse_state ps;
     memset(&ps, 0, sizeof ps);
     ps.sys = sys;
-    int rc = -1;
-    if (!(dt > 0.0)) {
+    ps.dt = dt;
+    ps.rc = rc;
+    int rc_out = -1;
+    if (!(dt > 0.0 && dt < INFINITY)) {
         md_fail(err, "%s: the time step must be positive (got %g)", r.name, dt);
         goto out;
     }
@@ -624,6 +822,7 @@ int md_lammps_parse(const char *buf, size_t len, const char *name, double dt, md
                 "'atom types' count", ps.h.ntypes, len);
         goto out;
     }
+    ps.pmax = fmin(ldexp(1.0, 62), floor(ldexp(1.0, 63) / sqrt(3.0 * (double)ps.h.natoms)));
     sys->ntypes = (int)ps.h.ntypes;
     sys->mass = md_xcalloc((size_t)sys->ntypes, sizeof *sys->mass);
     sys->dt = dt;
@@ -631,7 +830,7 @@ int md_lammps_parse(const char *buf, size_t len, const char *name, double dt, md
     md_atoms_reserve(&sys->atoms, (int32_t)ps.h.natoms);
     for (int d = 0; d < 3; d++)
         ps.vel[d] = md_xcalloc((size_t)ps.h.natoms, sizeof *ps.vel[d]);
-    ps.vel_set = md_xcalloc((size_t)ps.h.natoms, sizeof *ps.vel_set);
+    ps.vel_line = md_xcalloc((size_t)ps.h.natoms, sizeof *ps.vel_line);
     if (parse_sections(&r, &ps) != 0)
         goto out;
     if (!ps.have_section[SEC_MASSES]) {
@@ -649,31 +848,43 @@ int md_lammps_parse(const char *buf, size_t len, const char *name, double dt, md
             goto out;
         }
     /* Momenta in fixed point, then order atoms by id. */
-    md_atoms *at = &sys->atoms;
-    double u = md_momentum_unit(dt);
-    for (int32_t i = 0; i < at->n; i++)
-        for (int d = 0; d < 3; d++)
-            at->p[d][i] = md_round_i64(sys->mass[at->type[i]] * ps.vel[d][i] / u);
-    md_atoms_permute(at, ps.slot_of, at->n);
-    rc = 0;
+    if (convert_velocities(&r, &ps) != 0)
+        goto out;
+    md_atoms_permute(&sys->atoms, ps.slot_of, sys->atoms.n);
+    rc_out = 0;
 out:
     for (int d = 0; d < 3; d++)
         free(ps.vel[d]);
-    free(ps.vel_set);
+    free(ps.vel_line);
     free(ps.mass_set);
     free(ps.slot_of);
-    if (rc != 0)
+    free(ps.pair_seen);
+    if (rc_out != 0)
         md_system_free(sys);
-    return rc;
+    return rc_out;
 }
 
-int md_lammps_read(const char *path, double dt, md_system *sys, md_error *err)
+int md_lammps_parse(const char *buf, size_t len, const char *name, double dt, md_system *sys,
+                    md_error *err)
 {
-    memset(sys, 0, sizeof *sys);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return md_fail(err, "%s: cannot open: %s; check the path given to --data", path,
-                       strerror(errno));
+    return parse(buf, len, name, dt, 0.0, sys, err);
+}
+
+int md_lammps_parse_run(const char *buf, size_t len, const char *name, const md_params *par,
+                        md_system *sys, md_error *err)
+{
+    if (!(par->rc > 0.0)) {
+        memset(sys, 0, sizeof *sys);
+        return md_fail(err, "%s: the cut-off must be positive (got %g)", name ? name : "(buffer)",
+                       par->rc);
+    }
+    return parse(buf, len, name, par->dt, par->rc, sys, err);
+}
+
+/* Reads all of fd (a regular file or a pipe), at most max_bytes. */
+static int read_all(int fd, const char *path, uint64_t max_bytes, char **out, size_t *out_len,
+                    md_error *err)
+{
     size_t cap = 1 << 16, len = 0;
     char *buf = md_xmalloc(cap);
     for (;;) {
@@ -681,18 +892,81 @@ int md_lammps_read(const char *path, double dt, md_system *sys, md_error *err)
             cap *= 2;
             buf = md_xrealloc(buf, cap);
         }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
+        ssize_t got = read(fd, buf + len, cap - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int e = errno;
+            free(buf);
+            return md_fail(err, "%s: read error: %s; check the file given to --data", path,
+                           strerror(e));
+        }
         if (got == 0)
             break;
+        len += (size_t)got;
+        if (len > max_bytes) {
+            free(buf);
+            return md_fail(err, "%s: more than %llu bytes; a data file is at most that large "
+                           "(MD_LAMMPS_MAX_BYTES); give the right file to --data", path,
+                           (unsigned long long)max_bytes);
+        }
     }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return md_fail(err, "%s: read error; check the file", path);
+    *out = buf;
+    *out_len = len;
+    return 0;
+}
+
+int md_lammps_read_bounded(const char *path, double dt, double rc, uint64_t max_bytes,
+                           md_system *sys, md_error *err)
+{
+    memset(sys, 0, sizeof *sys);
+    if (!path || !*path)
+        return md_fail(err, "--data: empty file name; give the path of a LAMMPS data file");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return md_fail(err, "%s: cannot open: %s; check the path given to --data", path,
+                       strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return md_fail(err, "%s: cannot stat: %s; check the path given to --data", path,
+                       strerror(e));
     }
-    int rc = md_lammps_parse(buf, len, path, dt, sys, err);
+    const char *why = NULL;
+    if (S_ISDIR(st.st_mode))
+        why = "is a directory";
+    else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+        why = "is not a regular file or a pipe (a device or socket may never end)";
+    else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max_bytes)
+        why = "is larger than the largest data file read (MD_LAMMPS_MAX_BYTES)";
+    if (why) {
+        close(fd);
+        return md_fail(err, "%s: %s; --data needs a LAMMPS data file of at most %llu bytes",
+                       path, why, (unsigned long long)max_bytes);
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    int bad = read_all(fd, path, max_bytes, &buf, &len, err);
+    close(fd);
+    if (bad)
+        return -1;
+    int rc_out = parse(buf, len, path, dt, rc, sys, err);
     free(buf);
-    return rc;
+    return rc_out;
+}
+
+int md_lammps_read(const char *path, double dt, md_system *sys, md_error *err)
+{
+    return md_lammps_read_bounded(path, dt, 0.0, MD_LAMMPS_MAX_BYTES, sys, err);
+}
+
+int md_lammps_read_run(const char *path, const md_params *par, md_system *sys, md_error *err)
+{
+    if (!(par->rc > 0.0)) {
+        memset(sys, 0, sizeof *sys);
+        return md_fail(err, "%s: the cut-off must be positive (got %g)", path ? path : "--data",
+                       par->rc);
+    }
+    return md_lammps_read_bounded(path, par->dt, par->rc, MD_LAMMPS_MAX_BYTES, sys, err);
 }

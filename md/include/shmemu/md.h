@@ -137,12 +137,23 @@ void md_ddparams_default(md_ddparams *d);
 int md_system_fcc(md_system *sys, const md_lattice *lat, double dt, md_error *err);
 
 /* LAMMPS data file, atom_style atomic: a header (atoms, atom types, xlo xhi, ylo yhi,
- * zlo zhi), Masses, Atoms (id type x y z [ix iy iz]) and optionally Velocities
- * (id vx vy vz) and Pair Coeffs (must be 1 1: σ = ε = 1). The parser is a function over a
- * buffer (it need not be NUL-terminated); `name` is used in messages. */
+ * zlo zhi, an all-zero "xy xz yz" tilt line), Masses, Atoms (id type x y z [ix iy iz];
+ * atoms outside the periodic box are wrapped into it) and optionally Velocities
+ * (id vx vy vz), Pair Coeffs or PairIJ Coeffs (epsilon = sigma = 1, and a cut-off column
+ * only if it equals the run's rc). Lines end in LF, CRLF or CR. Velocities and masses the
+ * fixed-point state cannot hold are refused (limits: md/src/lammps_data.c). The parser is a
+ * function over a buffer (it need not be NUL-terminated); `name` is used in messages.
+ * md_lammps_parse/md_lammps_read do not know the run's cut-off: they refuse a cut-off
+ * column; the *_run forms take dt and rc from par and honour one equal to par->rc. */
 int md_lammps_parse(const char *buf, size_t len, const char *name, double dt, md_system *sys,
                     md_error *err);
 int md_lammps_read(const char *path, double dt, md_system *sys, md_error *err);
+int md_lammps_parse_run(const char *buf, size_t len, const char *name, const md_params *par,
+                        md_system *sys, md_error *err);
+/* Reads a regular file or a pipe of at most MD_LAMMPS_MAX_BYTES; refuses an empty name, a
+ * directory and other non-regular files (devices such as /dev/zero never end). */
+int md_lammps_read_run(const char *path, const md_params *par, md_system *sys, md_error *err);
+#define MD_LAMMPS_MAX_BYTES (4ULL << 30) /* 4 GiB: ~50 million atoms at 80 bytes a line */
 
 /* Converts the momenta to the unit of another time step (rounding to nearest even). */
 void md_system_set_dt(md_system *sys, double dt);
