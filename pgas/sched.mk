@@ -14,9 +14,12 @@ SCHED_TRACE_DIR := $(CURDIR)/tests/traces
 
 all: $(EXPLORE_BIN)
 
-$(EXPLORE_BIN): $(BUILD)/pgas/tools/shmemu_explore.o $(LIB_A)
+# explore_args.o: the command line, also linked by the fuzzer of its arguments (fuzz/)
+EXPLORE_OBJ := $(BUILD)/pgas/tools/shmemu_explore.o $(BUILD)/pgas/tools/explore_args.o
+
+$(EXPLORE_BIN): $(EXPLORE_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(EXPLORE_OBJ) $(LIB_A) $(LDLIBS)
 
 # The suites find the explorer and the traces by absolute path.
 $(BUILD)/tests/test_sched.o $(BUILD)/tests/test_sched_md.o: CPPFLAGS += -Imd/src -DSCHED_TRACE_DIR='"$(SCHED_TRACE_DIR)"' \
@@ -40,4 +43,4 @@ sched-traces: $(BUILD)/tests/test_sched_md
 bench-sched: $(EXPLORE_BIN) $(PROG_DIR)/shmemu-md $(BUILD)/bench/sched_explore
 	BUILD=$(BUILD) EXPLORE_BIN=$(EXPLORE_BIN) MD_BIN=$(MD_BIN) bench/sched_explore.sh
 
--include $(BUILD)/pgas/tools/shmemu_explore.d
+-include $(BUILD)/pgas/tools/shmemu_explore.d $(BUILD)/pgas/tools/explore_args.d

@@ -11,8 +11,11 @@
  *     reported as a livelock; blocks that leave with queued puts (checking mode) do not
  *     stall the stream thread that joins them;
  *   - bin/shmemu-explore finds a schedule-dependent failure, shrinks it, saves the trace and
- *     the saved trace reproduces the failure.
- * The suite's binary doubles as the explorer's test program: `test_sched --racy-child`.
+ *     the saved trace reproduces the failure; it refuses bad arguments before running
+ *     anything; it compares the program's declared result (a checksum line, a pattern, a
+ *     file), not lines that PEs print in a schedule-dependent order.
+ * The suite's binary doubles as the explorer's test programs: `test_sched --racy-child`,
+ * `--chatty-child [FILE]`.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -605,10 +608,144 @@ static void test_explore_finds_shrinks_and_replays(void **state)
     unlink(trace);
 }
 
+/* Runs cmd with sh; its standard output and error (2>&1) in out; returns the exit status. */
+static int run_shell(const char *cmd, char *out, size_t len)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* A bad argument is a usage error (exit 2) that names it, and nothing runs: a seed the
+ * scheduler refuses made every run exit 2, reported as a found failure with an empty trace. */
+static void test_explore_rejects_bad_arguments(void **state)
+{
+    (void)state;
+    static const struct { const char *args, *want; } bad[] = {
+        {"--first-seed -5 3", "--first-seed \"-5\" is not a seed"},
+        {"--first-seed 140737488355328 1", "--first-seed \"140737488355328\" is not a seed"},
+        {"--first-seed 140737488355327 2", "goes past the largest seed"},
+        {"--pct-depth 0 3", "--pct-depth \"0\": use a whole number from 1 to 17"},
+        {"--timeout abc 3", "--timeout \"abc\": use seconds"},
+        {"--timeout 0 3", "--timeout \"0\": use seconds"},
+        {"--shrink-runs 5x 3", "--shrink-runs \"5x\""},
+        {"3x", "N (the number of seeds) \"3x\" is not a whole number"},
+        {"--strategy fifo 3", "--strategy \"fifo\": use random, pct or rr"},
+        {"--result-pattern '(' 3", "is not an extended regular expression"},
+        {"--result-file x --result-pattern y 3", "the result is already chosen"},
+        {"--wat 3", "unknown option \"--wat\""},
+        {"3 --trace", "--trace needs a value"},
+    };
+    char mark[256], cmd[2048], out[8192];
+    temp_path(mark, sizeof mark, "explore-ran");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        unlink(mark);
+        snprintf(cmd, sizeof cmd, "%s %s -- touch %s", SCHED_EXPLORE_BIN, bad[i].args, mark);
+        int rc = run_shell(cmd, out, sizeof out);
+        const char *first = strstr(out, "shmemu-explore: ");
+        if (rc != 2 || first != out || strstr(out, bad[i].want) == NULL ||
+            strstr(out, "usage: ") == NULL || access(mark, F_OK) == 0)
+            fail_msg("shmemu-explore %s: exit %d%s; expected exit 2 with \"%s\" first, then "
+                     "the usage, and no run. Output:\n%s", bad[i].args, rc,
+                     access(mark, F_OK) == 0 ? " and the program ran" : "", bad[i].want, out);
+    }
+    unlink(mark);
+}
+
+/* The explorer's chatty program: every PE prints a line before a barrier (in the order the
+ * schedule gives), then PE 0 prints "total 6"; with a file argument PE 0 writes the total
+ * there too. The result is the same under every schedule; the output's order is not. */
+static const char *chatty_file;
+
+static int chatty_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    int me = nvshmem_my_pe();
+    int *total = nvshmem_calloc(1, sizeof(int));
+    nvshmem_barrier_all();
+    printf("PE %d says hello\n", me);
+    nvshmem_int_atomic_add(total, me + 1, 0);
+    nvshmem_barrier_all();
+    if (me == 0) {
+        int t = nvshmem_int_atomic_fetch(total, 0);
+        printf("total %d\n", t);
+        if (chatty_file != NULL) {
+            FILE *f = fopen(chatty_file, "w");
+            PE_CHECK(f != NULL);
+            fprintf(f, "total %d\n", t);
+            fclose(f);
+        }
+    }
+    nvshmem_barrier_all();
+    nvshmem_finalize();
+    return 0;
+}
+
+static int chatty_child_main(const char *file)
+{
+    setvbuf(stdout, NULL, _IONBF, 0);
+    chatty_file = file;
+    return shmemu_launch(3, chatty_body, NULL);
+}
+
+/* Lines printed in a schedule-dependent order are not a failure: only the declared result
+ * is compared, and the explorer says what it compared. */
+static void test_explore_compares_the_declared_result(void **state)
+{
+    (void)state;
+    char self[512], cmd[2048], file[256], trace[256];
+    static char out[16384];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = '\0';
+    temp_path(file, sizeof file, "explore-result");
+    temp_path(trace, sizeof trace, "explore-chatty.trace");
+    /* no checksum line: nothing of standard output is compared (it was all of it) */
+    snprintf(cmd, sizeof cmd, "%s --trace %s 20 -- %s --chatty-child", SCHED_EXPLORE_BIN,
+             trace, self);
+    int rc = run_shell(cmd, out, sizeof out);
+    if (rc != 0 || strstr(out, "no output is compared") == NULL ||
+        strstr(out, "20 seed(s) of random passed") == NULL)
+        fail_msg("default result: exit %d; expected 0. Output:\n%s", rc, out);
+    /* a pattern */
+    snprintf(cmd, sizeof cmd, "%s --trace %s --result-pattern '^total [0-9]+$' 20 -- %s "
+             "--chatty-child", SCHED_EXPLORE_BIN, trace, self);
+    rc = run_shell(cmd, out, sizeof out);
+    if (rc != 0 || strstr(out, "comparing the last standard-output line matching "
+                               "--result-pattern '^total [0-9]+$' with the reference's: "
+                               "\"total 6\"") == NULL)
+        fail_msg("--result-pattern: exit %d; expected 0. Output:\n%s", rc, out);
+    /* a file */
+    snprintf(cmd, sizeof cmd, "%s --trace %s --result-file %s 20 -- %s --chatty-child %s",
+             SCHED_EXPLORE_BIN, trace, file, self, file);
+    rc = run_shell(cmd, out, sizeof out);
+    if (rc != 0 || strstr(out, "comparing the bytes of --result-file") == NULL ||
+        strstr(out, ": 8 bytes") == NULL)
+        fail_msg("--result-file: exit %d; expected 0. Output:\n%s", rc, out);
+    /* a result that differs is still found, and named */
+    snprintf(cmd, sizeof cmd, "%s --trace %s --no-shrink --result-pattern 'checksum' 40 -- %s "
+             "--racy-child", SCHED_EXPLORE_BIN, trace, self);
+    rc = run_shell(cmd, out, sizeof out);
+    if (rc != 1 || strstr(out, "result mismatch against the free-running reference (compared "
+                               "the last standard-output line matching --result-pattern "
+                               "'checksum': \"checksum 1\"; the reference: \"checksum 0\")") == NULL)
+        fail_msg("a differing result: exit %d; expected 1. Output:\n%s", rc, out);
+    unlink(file);
+    unlink(trace);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--racy-child") == 0)
         return racy_child_main();
+    if (argc > 1 && strcmp(argv[1], "--chatty-child") == 0)
+        return chatty_child_main(argc > 2 ? argv[2] : NULL);
     clear_sched();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strategies_give_free_results),
@@ -624,6 +761,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_endless_poll_is_a_livelock),
         cmocka_unit_test(test_block_exit_with_pending_puts),
         cmocka_unit_test(test_explore_finds_shrinks_and_replays),
+        cmocka_unit_test(test_explore_rejects_bad_arguments),
+        cmocka_unit_test(test_explore_compares_the_declared_result),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

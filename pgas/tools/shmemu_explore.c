@@ -3,17 +3,23 @@
  *
  *   shmemu-explore [--strategy random|pct|rr] [--first-seed S] [--pct-depth D]
  *                  [--trace FILE] [--timeout SEC] [--shrink-runs K] [--no-shrink] [--quiet]
- *                  [--ref-unset VAR]... N -- PROGRAM [ARGS...]
+ *                  [--ref-unset VAR]... [--result-pattern RE | --result-file PATH]
+ *                  N -- PROGRAM [ARGS...]
  *
- * Runs PROGRAM once free-running (the reference; without the variables named by
- * --ref-unset, e.g. SHMEMU_BUG, so that a planted bug is checked against correct code), then under the deterministic scheduler
- * with seeds S, S+1, ... S+N-1 (each a fresh process: SHMEMU_SCHED, SHMEMU_SEED and
- * SHMEMU_TRACE_OUT in its environment) and stops at the first failure:
+ * Every argument is checked first (explore_args.c): a bad one is a usage error (exit 2)
+ * before anything runs. Then it runs PROGRAM once free-running (the reference; without the
+ * variables named by --ref-unset, e.g. SHMEMU_BUG, so that a planted bug is checked against
+ * correct code), then under the deterministic scheduler with seeds S, S+1, ... S+N-1 (each
+ * a fresh process: SHMEMU_SCHED, SHMEMU_SEED and SHMEMU_TRACE_OUT in its environment) and
+ * stops at the first failure:
  *   - a non-zero exit (an assertion aborts; a deadlock exits 3; a divergence 5) or a signal;
  *   - a checker report on its standard error (helgrind/DRD "Possible data race" or
  *     "Conflicting", ThreadSanitizer, AddressSanitizer, UBSan "runtime error");
- *   - standard output lines holding "checksum" that differ from the reference's (all of
- *     standard output when the program prints no such line).
+ *   - a result that differs from the reference's. The result is what the program declares:
+ *     the last standard-output line matching "checksum <value>" (by default), the last line
+ *     matching --result-pattern RE, or the bytes of --result-file PATH. Other output (PEs
+ *     printing in a schedule-dependent order) is not compared; the explorer says what it
+ *     compared.
  * On failure the schedule is shrunk: the run's switches become a guide (SHMEMU_SCHED_GUIDE)
  * that replays it with the default "keep running the current entity"; the explorer drops
  * preemptions (switches away from an entity that could have gone on) while the run still
@@ -23,6 +29,7 @@
  * usage error or when the reference run itself fails.
  */
 #include <errno.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,27 +41,19 @@
 #include <unistd.h>
 
 #include "../src/sched.h"
+#include "explore_args.h"
 
-typedef struct explore_opts {
-    const char *strategy;
-    uint64_t first_seed;
-    int pct_depth;
-    const char *trace;
-    double timeout_s;
-    int shrink_runs;
-    bool shrink;
-    bool quiet;
-    long runs;
-    char **argv; /* PROGRAM ARGS..., NULL-terminated */
-    const char *ref_unset[8];
-    int n_ref_unset;
-    bool reference; /* this run is the reference */
-} explore_opts;
+/* A run's declared result (explore_opts.result). */
+typedef struct result {
+    bool found;  /* the line was printed, or the file written */
+    char *data;  /* malloc'ed */
+    size_t len;
+} result;
 
 typedef struct run_result {
     bool failed;
-    char reason[512];
-    char *out; /* the checksum lines (or all of stdout) */
+    char reason[1024];
+    result out;
 } run_result;
 
 static double now_s(void)
@@ -76,11 +75,13 @@ static void concat(char *out, size_t len, const char *a, const char *b)
     memcpy(out + na, b, nb + 1);
 }
 
-static char *slurp(const char *path)
+/* The whole file, NUL-terminated; *len (if not NULL) its length; NULL if it cannot be
+ * opened. */
+static char *slurp_len(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL)
-        return strdup("");
+        return NULL;
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     size_t k;
@@ -103,32 +104,101 @@ static char *slurp(const char *path)
         exit(2);
     }
     buf[n] = '\0';
+    if (len != NULL)
+        *len = n;
     return buf;
 }
 
-/* The lines of out that hold "checksum", or all of out when none does. */
-static char *checksum_lines(const char *out)
+static char *slurp(const char *path)
 {
-    size_t len = strlen(out);
-    char *r = malloc(len + 1);
-    if (r == NULL)
-        exit(2);
-    size_t used = 0;
-    for (const char *line = out; *line != '\0';) {
-        const char *end = strchr(line, '\n');
-        size_t n = end != NULL ? (size_t)(end - line) + 1 : strlen(line);
-        if (memmem(line, n, "checksum", 8) != NULL) {
-            memcpy(r + used, line, n);
-            used += n;
+    char *s = slurp_len(path, NULL);
+    return s != NULL ? s : strdup("");
+}
+
+/* The default result: a line holding the word "checksum", a separator (spaces, ':' or '=')
+ * and a value. */
+#define CHECKSUM_RE "(^|[^[:alnum:]_])checksum([[:space:]]*[:=][[:space:]]*|[[:space:]]+)[^[:space:]]"
+
+/* What the runs' results are, for the messages. */
+static void describe_result(const explore_opts *o, char *out, size_t len)
+{
+    switch (o->result) {
+    case EXPLORE_RESULT_CHECKSUM:
+        snprintf(out, len, "the last standard-output line matching \"checksum <value>\"");
+        break;
+    case EXPLORE_RESULT_PATTERN:
+        snprintf(out, len, "the last standard-output line matching --result-pattern '%s'",
+                 o->result_arg);
+        break;
+    case EXPLORE_RESULT_FILE:
+        snprintf(out, len, "the bytes of --result-file %s", o->result_arg);
+        break;
+    }
+}
+
+/* The last line of out that matches re (without its newline). */
+static result last_matching_line(const char *out, const regex_t *re)
+{
+    result r = {false, NULL, 0};
+    const char *best = NULL;
+    size_t best_len = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    for (const char *p = out; *p != '\0';) {
+        const char *end = strchr(p, '\n');
+        size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
+        if (n + 1 > cap) {
+            cap = 2 * (n + 1);
+            free(line);
+            line = malloc(cap);
+            if (line == NULL)
+                exit(2);
         }
-        line += n;
+        memcpy(line, p, n);
+        line[n] = '\0';
+        if (regexec(re, line, 0, NULL, 0) == 0) {
+            best = p;
+            best_len = n;
+        }
+        p += n + (end != NULL);
     }
-    if (used == 0) {
-        memcpy(r, out, len);
-        used = len;
+    free(line);
+    if (best != NULL) {
+        r.found = true;
+        r.len = best_len;
+        r.data = strndup(best, best_len);
+        if (r.data == NULL)
+            exit(2);
     }
-    r[used] = '\0';
     return r;
+}
+
+static result get_result(const explore_opts *o, const char *out)
+{
+    if (o->result == EXPLORE_RESULT_FILE) {
+        result r = {false, NULL, 0};
+        r.data = slurp_len(o->result_arg, &r.len);
+        r.found = r.data != NULL;
+        return r;
+    }
+    regex_t re;
+    if (regcomp(&re, o->result == EXPLORE_RESULT_PATTERN ? o->result_arg : CHECKSUM_RE,
+                REG_EXTENDED | REG_NOSUB) != 0)
+        exit(2); /* explore_parse_args compiled it already */
+    result r = last_matching_line(out, &re);
+    regfree(&re);
+    return r;
+}
+
+/* Shows a result in a message: a line as it is, a file by its size. */
+static void show_result(const explore_opts *o, const result *r, char *out, size_t len)
+{
+    if (!r->found)
+        snprintf(out, len, o->result == EXPLORE_RESULT_FILE ? "no file" : "no such line");
+    else if (o->result == EXPLORE_RESULT_FILE)
+        snprintf(out, len, "%zu bytes", r->len);
+    else
+        snprintf(out, len, "\"%.200s\"", r->data);
 }
 
 static const char *const checker_patterns[] = {
@@ -136,8 +206,10 @@ static const char *const checker_patterns[] = {
     "WARNING: ThreadSanitizer", "ERROR: AddressSanitizer", "runtime error:", NULL};
 
 /* Runs the program with extra environment settings (NAME=VALUE strings, NULL-ended). */
-static void run_once(const explore_opts *o, char *const *env, const char *ref, run_result *r)
+static void run_once(const explore_opts *o, char *const *env, const result *ref, run_result *r)
 {
+    if (o->result == EXPLORE_RESULT_FILE)
+        unlink(o->result_arg); /* a run that writes no result must not see the last one's */
     char out_path[] = "/tmp/shmemu-explore-out.XXXXXX";
     char err_path[] = "/tmp/shmemu-explore-err.XXXXXX";
     int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
@@ -190,7 +262,7 @@ static void run_once(const explore_opts *o, char *const *env, const char *ref, r
     unlink(err_path);
     r->failed = false;
     r->reason[0] = '\0';
-    r->out = checksum_lines(out);
+    r->out = get_result(o, out);
     if (timed_out) {
         r->failed = true;
         snprintf(r->reason, sizeof r->reason, "did not finish in %g s", o->timeout_s);
@@ -210,10 +282,16 @@ static void run_once(const explore_opts *o, char *const *env, const char *ref, r
             r->failed = true;
             snprintf(r->reason, sizeof r->reason, "checker report (\"%s\")", checker_patterns[i]);
         }
-    if (!r->failed && ref != NULL && strcmp(r->out, ref) != 0) {
+    if (!r->failed && ref != NULL && ref->found &&
+        (!r->out.found || r->out.len != ref->len || memcmp(r->out.data, ref->data, ref->len) != 0)) {
         r->failed = true;
-        snprintf(r->reason, sizeof r->reason, "checksum mismatch against the free-running "
-                                              "reference");
+        char what[600], got[256], want[256];
+        describe_result(o, what, sizeof what);
+        show_result(o, &r->out, got, sizeof got);
+        show_result(o, ref, want, sizeof want);
+        snprintf(r->reason, sizeof r->reason, "%s mismatch against the free-running reference "
+                 "(compared %.400s: %.250s; the reference: %.250s)",
+                 o->result == EXPLORE_RESULT_CHECKSUM ? "checksum" : "result", what, got, want);
     }
     if (r->failed && !o->quiet) {
         /* the first lines of the failing run's report */
@@ -287,7 +365,7 @@ static void write_guide(const char *path, const guide_entry *g, size_t n)
 }
 
 /* Runs the guide; true when the run still fails (its trace left at trace_path). */
-static bool guided_fails(const explore_opts *o, const char *ref, const guide_entry *g,
+static bool guided_fails(const explore_opts *o, const result *ref, const guide_entry *g,
                          size_t n, const char *guide_path, const char *trace_path,
                          char *reason, size_t reason_len)
 {
@@ -300,7 +378,7 @@ static bool guided_fails(const explore_opts *o, const char *ref, const guide_ent
     quiet.quiet = true;
     run_result r;
     run_once(&quiet, env, ref, &r);
-    free(r.out);
+    free(r.out.data);
     if (r.failed)
         snprintf(reason, reason_len, "%s", r.reason);
     return r.failed;
@@ -318,7 +396,7 @@ static long count_preemptions(const char *trace_path)
 /* One round of shrinking the schedule of trace `from`: drops chunks of its preemptions
  * (all of them, then halves, quarters, ... down to single ones), keeping every drop under
  * which the run still fails. True when some guided run failed; its trace is left at best. */
-static bool shrink_round(const explore_opts *o, const char *ref, const char *from,
+static bool shrink_round(const explore_opts *o, const result *ref, const char *from,
                          const char *best, int *runs)
 {
     size_t n = 0;
@@ -330,7 +408,7 @@ static bool shrink_round(const explore_opts *o, const char *ref, const char *fro
         free(pre);
         return false;
     }
-    char guide_path[700], try_trace[700], why[512];
+    char guide_path[700], try_trace[700], why[1024];
     concat(guide_path, sizeof guide_path, from, ".guide");
     concat(try_trace, sizeof try_trace, from, ".try");
     bool have_best = false;
@@ -368,22 +446,50 @@ static bool shrink_round(const explore_opts *o, const char *ref, const char *fro
 
 /* ---- main ---------------------------------------------------------------------------- */
 
-static void usage(void)
+static void usage(FILE *f)
 {
-    fprintf(stderr,
+    fprintf(f,
             "usage: shmemu-explore [--strategy random|pct|rr] [--first-seed S] [--pct-depth D]\n"
             "                      [--trace FILE] [--timeout SEC] [--shrink-runs K]\n"
             "                      [--no-shrink] [--quiet] [--ref-unset VAR]...\n"
+            "                      [--result-pattern RE | --result-file PATH]\n"
             "                      N -- PROGRAM [ARGS...]\n"
             "  runs PROGRAM under N seeds of the deterministic scheduler, stops at the first\n"
-            "  failure, shrinks it and prints the replay command (docs/sched.md)\n");
-    exit(2);
+            "  failure, shrinks it and prints the replay command (docs/sched.md).\n"
+            "  S: 0 to 2^47 - 1 (default 1); D: 1 to 17 (default 3); SEC > 0 (default 120);\n"
+            "  K: runs spent shrinking (default 60). The result compared with the free-running\n"
+            "  reference: the last stdout line matching \"checksum <value>\" (default), the last\n"
+            "  line matching the extended regular expression RE, or the bytes of the file PATH\n"
+            "  (removed before each run).\n");
 }
 
 extern char **environ;
 
+/* Writes s for a POSIX shell: as it is when it has only safe characters, else in single
+ * quotes ('\'' for a quote inside). */
+static void put_quoted(FILE *f, const char *s)
+{
+    bool safe = *s != '\0';
+    for (const char *p = s; *p != '\0' && safe; p++)
+        safe = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:,+@%=-",
+                      *p) != NULL;
+    if (safe) {
+        fputs(s, f);
+        return;
+    }
+    fputc('\'', f);
+    for (const char *p = s; *p != '\0'; p++) {
+        if (*p == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*p, f);
+    }
+    fputc('\'', f);
+}
+
 /* The program's command line, after the shmemu settings of this environment that the run
- * depends on (SHMEMU_BUG, SHMEMU_CHECK_NBI, NVSHMEM_SYMMETRIC_SIZE, ...). */
+ * depends on (SHMEMU_NPES, SHMEMU_BUG, SHMEMU_CHECK_NBI, NVSHMEM_SYMMETRIC_SIZE, ...), each
+ * quoted for the shell so that the line runs as printed. */
 static void print_command(FILE *f, char **argv)
 {
     static const char *const own[] = {"SHMEMU_SCHED=", "SHMEMU_SEED=", "SHMEMU_TRACE_OUT=",
@@ -395,58 +501,34 @@ static void print_command(FILE *f, char **argv)
         bool skip = false;
         for (int k = 0; own[k] != NULL; k++)
             skip = skip || strncmp(*e, own[k], strlen(own[k])) == 0;
-        if (!skip)
-            fprintf(f, " %s", *e);
+        const char *eq = strchr(*e, '=');
+        if (skip || eq == NULL)
+            continue;
+        fprintf(f, " %.*s", (int)(eq + 1 - *e), *e);
+        put_quoted(f, eq + 1);
     }
-    for (char **a = argv; *a != NULL; a++)
-        fprintf(f, " %s", *a);
+    for (char **a = argv; *a != NULL; a++) {
+        fputc(' ', f);
+        put_quoted(f, *a);
+    }
     fprintf(f, "\n");
 }
 
 int main(int argc, char **argv)
 {
-    explore_opts o = {.strategy = "random", .first_seed = 1, .pct_depth = 3,
-                      .trace = "shmemu-fail.trace", .timeout_s = 120, .shrink_runs = 60,
-                      .shrink = true, .runs = -1};
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        bool more = i + 1 < argc;
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        } else if (strcmp(a, "--strategy") == 0 && more) {
-            o.strategy = argv[++i];
-        } else if (strcmp(a, "--first-seed") == 0 && more) {
-            o.first_seed = strtoull(argv[++i], NULL, 10);
-        } else if (strcmp(a, "--pct-depth") == 0 && more) {
-            o.pct_depth = atoi(argv[++i]);
-        } else if (strcmp(a, "--trace") == 0 && more) {
-            o.trace = argv[++i];
-        } else if (strcmp(a, "--timeout") == 0 && more) {
-            o.timeout_s = atof(argv[++i]);
-        } else if (strcmp(a, "--shrink-runs") == 0 && more) {
-            o.shrink_runs = atoi(argv[++i]);
-        } else if (strcmp(a, "--ref-unset") == 0 && more && o.n_ref_unset < 8) {
-            o.ref_unset[o.n_ref_unset++] = argv[++i];
-        } else if (strcmp(a, "--no-shrink") == 0) {
-            o.shrink = false;
-        } else if (strcmp(a, "--quiet") == 0) {
-            o.quiet = true;
-        } else if (a[0] != '-' && o.runs < 0) {
-            char *end = NULL;
-            o.runs = strtol(a, &end, 10);
-            if (end == a || *end != '\0' || o.runs < 1)
-                usage();
-        } else {
-            usage();
-        }
+    explore_opts o;
+    char err[512];
+    if (explore_parse_args(argc, argv, &o, err, sizeof err) != 0) {
+        fprintf(stderr, "shmemu-explore: %s\n", err);
+        usage(stderr);
+        return 2;
     }
-    if (o.runs < 1 || i >= argc ||
-        (strcmp(o.strategy, "random") != 0 && strcmp(o.strategy, "pct") != 0 &&
-         strcmp(o.strategy, "rr") != 0))
-        usage();
-    o.argv = argv + i;
+    if (o.help) {
+        usage(stdout);
+        return 0;
+    }
+    char what[600];
+    describe_result(&o, what, sizeof what);
 
     /* the reference: free-running */
     char *none[] = {NULL};
@@ -457,14 +539,28 @@ int main(int argc, char **argv)
     if (ref.failed) {
         fprintf(stderr, "shmemu-explore: the free-running reference run fails (%s); fix that "
                         "first\n", ref.reason);
-        free(ref.out);
+        free(ref.out.data);
         return 2;
     }
+    if (!ref.out.found && o.result != EXPLORE_RESULT_CHECKSUM) {
+        fprintf(stderr, "shmemu-explore: the free-running reference run %s; check %s\n",
+                o.result == EXPLORE_RESULT_FILE ? "wrote no result file" :
+                "printed no line matching the pattern", what);
+        return 2;
+    }
+    char shown[256];
+    show_result(&o, &ref.out, shown, sizeof shown);
+    if (ref.out.found)
+        printf("explore: comparing %s with the reference's: %s\n", what, shown);
+    else
+        printf("explore: the reference printed no line matching \"checksum <value>\": no output "
+               "is compared, only exit status, signals and checker reports (choose a result "
+               "with --result-pattern or --result-file)\n");
     char tmp_trace[] = "/tmp/shmemu-explore-trace.XXXXXX";
     int fd = mkstemp(tmp_trace);
     if (fd < 0) {
         fprintf(stderr, "shmemu-explore: cannot create a temporary file\n");
-        free(ref.out);
+        free(ref.out.data);
         return 2;
     }
     close(fd);
@@ -479,8 +575,8 @@ int main(int argc, char **argv)
         concat(e4, sizeof e4, "SHMEMU_TRACE_OUT=", tmp_trace);
         char *env[] = {e1, e2, e3, e4, NULL};
         run_result r;
-        run_once(&o, env, ref.out, &r);
-        free(r.out);
+        run_once(&o, env, &ref.out, &r);
+        free(r.out.data);
         done++;
         if (!r.failed)
             continue;
@@ -499,7 +595,7 @@ int main(int argc, char **argv)
             concat(best, sizeof best, tmp_trace, ".best");
             concat(kept, sizeof kept, tmp_trace, ".kept");
             for (int round = 0; round < 4 && shrink_done < o.shrink_runs; round++) {
-                if (!shrink_round(&o, ref.out, cur, best, &shrink_done))
+                if (!shrink_round(&o, &ref.out, cur, best, &shrink_done))
                     break;
                 long b = count_preemptions(best);
                 if (b < 0 || b >= after)
@@ -514,7 +610,7 @@ int main(int argc, char **argv)
         if (rename(final_trace, o.trace) != 0) {
             fprintf(stderr, "shmemu-explore: cannot save the trace as %s: %s\n", o.trace,
                     strerror(errno));
-            free(ref.out);
+            free(ref.out.data);
             return 1;
         }
         if (strcmp(final_trace, tmp_trace) != 0)
@@ -522,10 +618,11 @@ int main(int argc, char **argv)
         if (o.shrink)
             printf("explore: shrunk from %ld to %ld preemption(s) (%ld fewer) in %d run(s)\n",
                    before, after, before - after, shrink_done);
-        printf("explore: trace saved as %s; replay with:\n  SHMEMU_REPLAY=%s", o.trace, o.trace);
+        printf("explore: trace saved as %s; replay with:\n  SHMEMU_REPLAY=", o.trace);
+        put_quoted(stdout, o.trace);
         print_command(stdout, o.argv);
         fflush(stdout);
-        free(ref.out);
+        free(ref.out.data);
         return 1;
     }
     unlink(tmp_trace);
@@ -533,6 +630,6 @@ int main(int argc, char **argv)
     printf("explore: %ld seed(s) of %s passed in %.2f s (%.1f schedules/s)\n", done, o.strategy,
            secs, secs > 0 ? (double)done / secs : 0.0);
     fflush(stdout);
-    free(ref.out);
+    free(ref.out.data);
     return 0;
 }
