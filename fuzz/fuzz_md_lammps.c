@@ -2,10 +2,11 @@
  * fuzz_md_lammps.c: libFuzzer harness for the LAMMPS data file parser of md/
  * (md_lammps_parse is a function over a buffer that need not be NUL-terminated).
  *
- *   srcs=$(ls md/src/[a-z]*.c | grep -v main.c)
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -ffp-contract=off -D_GNU_SOURCE \
- *       -Imd/include -Imd/src fuzz/fuzz_md_lammps.c $srcs -lm -o fuzz_md_lammps
- *   ./fuzz_md_lammps -max_len=4096 tests/md_data
+ *   srcs=$(ls md/src/[a-z]*.c md/src/kernels/[a-z]*.c pgas/src/[a-z]*.c emu/src/[a-z]*.c | grep -v -e /main.c -e /main_wrap.c)
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=c17 \
+ *       -ffp-contract=off -D_GNU_SOURCE -pthread -Ipgas/include -Iemu/include -Imd/include \
+ *       -Imd/src fuzz/fuzz_md_lammps.c $srcs -lm -o fuzz_md_lammps
+ *   mkdir -p work && ./fuzz_md_lammps -max_len=4096 work fuzz/corpus/fuzz_md_lammps
  *
  * Every input must be accepted (a consistent system) or rejected with a message that names
  * the input; anything else (a crash, an overread, a silent empty message) is a finding.

@@ -1,0 +1,70 @@
+# fuzz/fuzz.mk: libFuzzer harnesses for every parser (docs/fuzzing.md). Included by the
+# top Makefile:
+#   make fuzz-replay             builds every harness and runs it over its checked-in corpus
+#                                (fuzz/corpus/<harness>/) once, with -runs=0: fails on any
+#                                crash, leak or sanitizer report (part of the default suite)
+#   make fuzz [FUZZ_SECONDS=N]   fuzzes each harness for N seconds (default 60) into a work
+#                                corpus ($(FUZZ_BUILD)/corpus/<harness>/), crashes into
+#                                $(FUZZ_BUILD)/crashes/<harness>/, a summary into
+#                                $(FUZZ_BUILD)/fuzz-summary.txt
+#   make fuzz-crashes            replays the recorded reproducers (fuzz/crashes/<harness>/):
+#                                says which still crash (not part of the suite)
+#   make fuzz-build              the harnesses alone, in $(FUZZ_BUILD)/
+#
+# Every harness is fuzz/fuzz_*.c, built with clang, -fsanitize=fuzzer,address,undefined and
+# -fno-sanitize-recover=all (so UBSan findings stop the run, as ASan's do). The sources it
+# tests are compiled once into two archives (the runtime, and the MD app) with
+# -fsanitize=fuzzer-no-link (coverage for the fuzzer) and linked with each harness.
+
+FUZZ_CC      ?= clang
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -g -O1 -std=c17 -D_GNU_SOURCE -ffp-contract=off -pthread -Wall -Wextra -Werror
+FUZZ_CPPFLAGS := -Ipgas/include -Iemu/include -Imd/include
+
+FUZZ_HARNESSES := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS      := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
+
+FUZZ_RT_SRC := $(filter-out pgas/src/main_wrap.c,$(wildcard pgas/src/*.c pgas/tools/*_args.c)) \
+               $(wildcard emu/src/*.c)
+FUZZ_MD_SRC := $(filter-out md/src/main.c,$(wildcard md/src/*.c md/src/kernels/*.c))
+FUZZ_RT_LIB := $(FUZZ_BUILD)/lib/libshmemu_fuzz.a
+FUZZ_MD_LIB := $(FUZZ_BUILD)/lib/libshmemu_md_fuzz.a
+
+.PHONY: fuzz fuzz-build fuzz-replay fuzz-crashes
+
+$(FUZZ_BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+	    -MMD -MP -c $< -o $@
+
+# The harnesses also see md's internal headers (as md's tests do). pgas/src is not on the
+# path: its sched.h would shadow the system's <sched.h>; they include it by relative path.
+$(FUZZ_BUILD)/obj/fuzz/%.o: FUZZ_CPPFLAGS += -Imd/src
+
+$(FUZZ_RT_LIB): $(FUZZ_RT_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_MD_LIB): $(FUZZ_MD_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# The MD archive first: its objects call into the runtime's.
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_MD_LIB) $(FUZZ_RT_LIB)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_MD_LIB) \
+	    $(FUZZ_RT_LIB) -lm
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz-replay: $(FUZZ_BINS)
+	@fuzz/run.sh replay $(FUZZ_BUILD) $(FUZZ_HARNESSES)
+
+fuzz: $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh fuzz $(FUZZ_BUILD) $(FUZZ_HARNESSES)
+
+fuzz-crashes: $(FUZZ_BINS)
+	@fuzz/run.sh crashes $(FUZZ_BUILD) $(FUZZ_HARNESSES)
+
+-include $(wildcard $(FUZZ_BUILD)/obj/*/*.d $(FUZZ_BUILD)/obj/*/*/*.d $(FUZZ_BUILD)/obj/*/*/*/*.d)
