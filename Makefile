@@ -125,6 +125,7 @@ test: libs $(TEST_BIN)
 -include tests/races.mk
 -include md/md.mk
 -include md/cuda.mk
+-include fuzz/fuzz.mk
 
 # Keep test objects between builds (they are intermediates of pattern rules).
 .SECONDARY:
@@ -182,6 +183,8 @@ help:
 	@echo "make detection-matrix  every planted bug under every checker: docs/detection-matrix.md"
 	@echo "make bench           benchmarks; results in bench/RESULTS.md"
 	@echo "make bench-races     each race checker's slowdown and memory (bench/RESULTS.md)"
+	@echo "make fuzz-replay     every fuzz harness over its corpus (docs/fuzzing.md)"
+	@echo "make fuzz FUZZ_SECONDS=N  fuzz every parser N s each (default 60)"
 	@echo "make install PREFIX=... DESTDIR=..."
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_HOBJ:.o=.d)
