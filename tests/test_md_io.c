@@ -21,6 +21,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -140,7 +142,8 @@ static void check_frames(const char *text, md_dump_format fmt, const md_system *
                 org = end;
                 hi[d] = lo[d] + len[4 * d];
             }
-            assert_non_null(strstr(p, "Properties=species:S:1:pos:R:3:vel:R:3:id:I:1 "));
+            assert_non_null(strstr(p, "Properties=species:S:1:pos:R:3:vel:R:3:id:I:1:"
+                                      "type:I:1 "));
             char want[64];
             snprintf(want, sizeof want, " Step=%ld ", steps[fr]);
             const char *st = strstr(p, want);
@@ -175,13 +178,18 @@ static void check_frames(const char *text, md_dump_format fmt, const md_system *
             long long id, type;
             double x[3], v[3];
             if (fmt == MD_DUMP_XYZ) {
-                assert_int_equal(*p, 'T');
-                type = strtoll(p + 1, &end, 10);
+                const char *sp = strchr(p, ' ');
+                assert_non_null(sp);
+                char symbol[8];
+                snprintf(symbol, sizeof symbol, "%.*s", (int)(sp - p), p);
+                end = (char *)sp;
                 for (int d = 0; d < 3; d++)
                     x[d] = strtod(end, &end);
                 for (int d = 0; d < 3; d++)
                     v[d] = strtod(end, &end);
                 id = strtoll(end, &end, 10);
+                type = strtoll(end, &end, 10);
+                assert_string_equal(symbol, md_dump_species((int)type));
             } else {
                 id = strtoll(p, &end, 10);
                 type = strtoll(end, &end, 10);
@@ -415,6 +423,103 @@ static void test_checkpoint_damage(void **state)
     free(bad);
     free(buf);
     md_checkpoint_free(&ck);
+    md_sim_destroy(s);
+}
+
+/* ---- crafted checkpoints: CRCs recomputed, so only the range checks can refuse them ---- */
+
+static void put_le(unsigned char *b, uint64_t v)
+{
+    for (int k = 0; k < 8; k++)
+        b[k] = (unsigned char)(v >> (8 * k));
+}
+
+static void put_le_f64(unsigned char *b, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    put_le(b, u);
+}
+
+/* Recomputes both CRCs (offsets: checkpoint.h), as an attacker would. */
+static void reseal(unsigned char *b, size_t len)
+{
+    put_le(b + 152, md_crc64(0, b + MD_CKPT_HEADER_BYTES, len - MD_CKPT_HEADER_BYTES));
+    put_le(b + 160, md_crc64(0, b, 160));
+}
+
+static void test_checkpoint_crafted(void **state)
+{
+    (void)state;
+    md_params par;
+    md_sim *s = moving_sim(&par, 0);
+    md_checkpoint ck;
+    md_error err;
+    if (md_checkpoint_capture(s, &par, -5.5, &ck, &err) != 0)
+        fail_msg("%s", err.msg);
+    const int32_t n = ck.sys.atoms.n;
+    const int64_t id7 = ck.sys.atoms.id[7];
+    unsigned char *buf;
+    size_t len;
+    md_checkpoint_encode(&ck, &buf, &len);
+    md_checkpoint_free(&ck);
+    unsigned char *bad = md_xmalloc(len);
+    /* Payload offsets: mass[ntypes], id[n], type[n], x[3][n], p[3][n], f[3][n]. */
+    const size_t mass_at = MD_CKPT_HEADER_BYTES, id_at = mass_at + 8 * 1;
+    const size_t x_at = id_at + 8 * (size_t)n + 4 * (size_t)n;
+    const size_t p_at = x_at + 3 * 8 * (size_t)n, f_at = p_at + 3 * 8 * (size_t)n;
+    struct {
+        size_t at;
+        bool real;
+        double value;
+        uint64_t bits;
+        const char *needle;
+    } cases[] = {
+        /* momentum p_y of atom index 7: 2^62, then -2^62 */
+        {p_at + 8 * ((size_t)n + 7), false, 0, UINT64_C(1) << 62, "momentum py"},
+        {p_at + 8 * 7, false, 0, (uint64_t)-(INT64_C(1) << 62), "momentum px"},
+        {p_at + 8 * 7, false, 0, (UINT64_C(1) << 52) + 1, "±2^52"},
+        {f_at + 8 * (2 * (size_t)n + 7), false, 0, UINT64_C(1) << 63, "force fz"},
+        {112 + 8, true, NAN, 0, "box origin ylo is nan"},
+        {112, true, INFINITY, 0, "box origin xlo"},
+        {136, true, 1e300, 0, "etot(0) 1e+300"},
+        {136, true, -INFINITY, 0, "etot(0)"},
+        {36, false, 0, 2, "flags"},
+        {40, false, 0, UINT64_C(9223372036854775800), "beyond the largest --steps"},
+        {mass_at, true, NAN, 0, "mass of type 1"},
+        {64, true, NAN, 0, "skin"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        memcpy(bad, buf, len);
+        if (cases[c].at == 36)
+            bad[36] = (unsigned char)cases[c].bits; /* a 4-byte field */
+        else if (cases[c].real)
+            put_le_f64(bad + cases[c].at, cases[c].value);
+        else
+            put_le(bad + cases[c].at, cases[c].bits);
+        if (cases[c].at == 40)
+            put_le(bad + 48, cases[c].bits); /* last search == step, still a search step */
+        reseal(bad, len);
+        expect_rejected(bad, len, cases[c].needle);
+    }
+    /* The per-atom messages name the atom by id. */
+    memcpy(bad, buf, len);
+    put_le(bad + p_at + 8 * ((size_t)n + 7), UINT64_C(1) << 62);
+    reseal(bad, len);
+    char want[64];
+    snprintf(want, sizeof want, "atom %lld: momentum py", (long long)id7);
+    expect_rejected(bad, len, want);
+    /* Still accepted: the limits themselves, and an unknown etot(0). */
+    memcpy(bad, buf, len);
+    put_le(bad + p_at, UINT64_C(1) << 52);
+    put_le_f64(bad + 136, NAN);
+    reseal(bad, len);
+    if (md_checkpoint_decode(bad, len, "ck", &ck, &err) != 0)
+        fail_msg("a checkpoint within every range was refused: %s", err.msg);
+    assert_true(isnan(ck.etot0));
+    md_checkpoint_free(&ck);
+    free(bad);
+    free(buf);
     md_sim_destroy(s);
 }
 
@@ -750,6 +855,64 @@ static void test_options(void **state)
     md_system_free(&sys);
 }
 
+/* Outputs that are inputs or other outputs: refused while parsing, before anything is
+ * written, naming both options and the path; by identity, not by spelling. */
+static void test_output_paths(void **state)
+{
+    (void)state;
+    md_options o;
+    md_error err;
+    char same[512], dotted[512], real[512], slink[512], hard[512], ck[512], data[512],
+        other[512];
+    tmp_path(same, sizeof same, "same.xyz");
+    snprintf(dotted, sizeof dotted, "%s/./sub/../same.xyz", tmpdir);
+    tmp_path(real, sizeof real, "real.xyz");
+    tmp_path(slink, sizeof slink, "link.xyz");
+    tmp_path(hard, sizeof hard, "hard.lmp");
+    tmp_path(ck, sizeof ck, "paths.ckpt");
+    tmp_path(data, sizeof data, "paths.lmp");
+    tmp_path(other, sizeof other, "other.xyz");
+    char sub[512];
+    tmp_path(sub, sizeof sub, "sub");
+    assert_int_equal(mkdir(sub, 0755), 0);
+    /* Neither exists yet: the same spelling, and ./ and .. spellings of it. */
+    assert_int_equal(parse(&o, &err, "--checkpoint", same, "--dump", same, NULL), -1);
+    md_test_contains(err.msg, "--checkpoint");
+    md_test_contains(err.msg, "--dump");
+    md_test_contains(err.msg, same);
+    md_test_contains(err.msg, "same file");
+    assert_int_equal(parse(&o, &err, "--checkpoint", dotted, "--dump", same, NULL), -1);
+    md_test_contains(err.msg, "same file");
+    /* Existing files: a symlink and a hard link are the file they name. */
+    spit(real, "x", 1);
+    assert_int_equal(symlink("real.xyz", slink), 0);
+    assert_int_equal(parse(&o, &err, "--checkpoint", slink, "--dump", real, NULL), -1);
+    md_test_contains(err.msg, slink);
+    md_test_contains(err.msg, real);
+    /* Inputs: the restart file and the data file are never overwritten. */
+    spit(ck, "ckpt", 4);
+    assert_int_equal(parse(&o, &err, "--restart", ck, "--dump", ck, "--dump-format", "xyz",
+                           NULL), -1);
+    md_test_contains(err.msg, "--restart");
+    md_test_contains(err.msg, "overwrite the input");
+    spit(data, "data", 4);
+    assert_int_equal(link(data, hard), 0);
+    assert_int_equal(parse(&o, &err, "--data", data, "--dump", hard, "--dump-format", "xyz",
+                           NULL), -1);
+    md_test_contains(err.msg, "--data");
+    assert_int_equal(parse(&o, &err, "--data", data, "--checkpoint", data, NULL), -1);
+    md_test_contains(err.msg, "--data");
+    /* Allowed: distinct files, and a checkpoint that replaces the restart file. */
+    assert_int_equal(parse(&o, &err, "--checkpoint", same, "--dump", other, NULL), 0);
+    assert_int_equal(parse(&o, &err, "--restart", ck, "--checkpoint", ck, NULL), 0);
+    /* Nothing was touched. */
+    size_t n;
+    char *t = slurp(ck, &n);
+    assert_true(n == 4 && !memcmp(t, "ckpt", 4));
+    free(t);
+    assert_int_equal(access(same, F_OK), -1);
+}
+
 static void test_data_file_errors(void **state)
 {
     (void)state;
@@ -758,11 +921,11 @@ static void test_data_file_errors(void **state)
     char buf[512];
     md_system sys;
     md_error err;
-    snprintf(buf, sizeof buf, "%s1 1 1 1 1\n2 1 1 4.5 1\n", head);
+    snprintf(buf, sizeof buf, "%s1 1 1 1 1\n2 1 1 1e30 1\n", head);
     assert_int_equal(md_lammps_parse(buf, strlen(buf), "in.lmp", 0.005, &sys, &err), -1);
     md_test_contains(err.msg, "in.lmp:16:");
     md_test_contains(err.msg, "outside the box");
-    md_test_contains(err.msg, "y = 4.5");
+    md_test_contains(err.msg, "y = 1e+30");
     snprintf(buf, sizeof buf, "%s1 1 1 1 1\n2 1 1 x2 1\n", head);
     assert_int_equal(md_lammps_parse(buf, strlen(buf), "in.lmp", 0.005, &sys, &err), -1);
     md_test_contains(err.msg, "in.lmp:16:");
@@ -796,8 +959,12 @@ static bool find_program(char *out, size_t size)
     return access(out, X_OK) == 0;
 }
 
-/* Runs the program with args (NULL-terminated), stdout and stderr to files; exit status. */
-static int run_program(const char *prog, const char *out, const char *errf, const char **args)
+/* Runs the program with args (NULL-terminated), stdout and stderr to files; exit status.
+ * fsize_limit > 0: the child runs under RLIMIT_FSIZE (bytes) with SIGXFSZ ignored, so a
+ * write past it fails with EFBIG, as on a full disk. A child that would block (the old
+ * program opening a FIFO) is killed by SIGALRM after 300 s: not an exit, so a failure. */
+static int run_program_limited(const char *prog, const char *out, const char *errf,
+                               const char **args, long fsize_limit)
 {
     const char *argv[48];
     int k = 0;
@@ -813,13 +980,26 @@ static int run_program(const char *prog, const char *out, const char *errf, cons
             _exit(126);
         dup2(fo, 1);
         dup2(fe, 2);
+        if (fsize_limit > 0) {
+            struct rlimit rl = {(rlim_t)fsize_limit, (rlim_t)fsize_limit};
+            signal(SIGXFSZ, SIG_IGN);
+            if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+                _exit(125);
+        }
+        alarm(300);
         execv(prog, (char *const *)argv);
         _exit(127);
     }
     int st;
     assert_true(waitpid(pid, &st, 0) == pid);
-    assert_true(WIFEXITED(st));
+    if (!WIFEXITED(st))
+        fail_msg("%s ended by signal %d, not an exit", prog, WTERMSIG(st));
     return WEXITSTATUS(st);
+}
+
+static int run_program(const char *prog, const char *out, const char *errf, const char **args)
+{
+    return run_program_limited(prog, out, errf, args, 0);
 }
 
 /* The thermo lines (not starting with '#') with step >= from, and the last line. */
@@ -955,6 +1135,227 @@ static void test_program(void **state)
     free(t);
 }
 
+static void need_program(char *prog, size_t size)
+{
+    if (!find_program(prog, size))
+        fail_msg("shmemu-md not found next to this test nor in bin/ (md.mk builds it first)");
+}
+
+/* Runs prog with args and expects exit 1 with needle (and the path) on stderr. */
+static void expect_refused(const char *prog, const char **args, const char *needle,
+                           const char *path)
+{
+    char out[512], errf[512];
+    tmp_path(out, sizeof out, "refused.out");
+    tmp_path(errf, sizeof errf, "refused.err");
+    int st = run_program(prog, out, errf, args);
+    char *t = slurp(errf, NULL);
+    if (st != 1)
+        fail_msg("shmemu-md exited %d, not 1; stderr: %s", st, t);
+    md_test_contains(t, needle);
+    md_test_contains(t, path);
+    free(t);
+}
+
+/* --checkpoint and --dump onto a FIFO, then onto /dev/null: refused before any write, and
+ * the node is still what it was. The FIFO comes first: only once the program is shown to
+ * refuse a node it made itself is /dev/null (which the old program, run as root, replaced
+ * by a regular file) handed to it. */
+static void test_program_output_targets(void **state)
+{
+    (void)state;
+    char prog[600], fifo_ck[512], fifo_dump[512], ck[512];
+    need_program(prog, sizeof prog);
+    tmp_path(fifo_ck, sizeof fifo_ck, "fifo.ckpt");
+    tmp_path(fifo_dump, sizeof fifo_dump, "fifo.xyz");
+    tmp_path(ck, sizeof ck, "targets.ckpt");
+    assert_int_equal(mkfifo(fifo_ck, 0600), 0);
+    assert_int_equal(mkfifo(fifo_dump, 0600), 0);
+    struct stat st;
+    const char *a1[] = {"--halo", "serial", "--cells", "4", "--steps", "10", "--nstlist",
+                        "10", "--checkpoint", fifo_ck, NULL};
+    expect_refused(prog, a1, "--checkpoint", fifo_ck);
+    assert_int_equal(stat(fifo_ck, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    const char *a2[] = {"--pes", "2", "--cells", "4", "--steps", "10", "--dump", fifo_dump,
+                        NULL};
+    expect_refused(prog, a2, "not a regular file (a FIFO)", fifo_dump);
+    assert_int_equal(stat(fifo_dump, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    struct stat before, after;
+    assert_int_equal(stat("/dev/null", &before), 0);
+    assert_true(S_ISCHR(before.st_mode));
+    const char *a3[] = {"--halo", "serial", "--cells", "4", "--steps", "10", "--nstlist",
+                        "10", "--checkpoint", "/dev/null", NULL};
+    expect_refused(prog, a3, "not a regular file (a character device)", "/dev/null");
+    const char *a4[] = {"--cells", "4", "--steps", "10", "--dump", "/dev/null",
+                        "--dump-format", "xyz", NULL};
+    expect_refused(prog, a4, "--dump /dev/null", "/dev/null");
+    assert_int_equal(stat("/dev/null", &after), 0);
+    assert_true(S_ISCHR(after.st_mode) && after.st_rdev == before.st_rdev &&
+                after.st_ino == before.st_ino);
+    /* --restart r --dump r: the checkpoint is not truncated. */
+    char out[512], errf[512];
+    tmp_path(out, sizeof out, "targets.out");
+    tmp_path(errf, sizeof errf, "targets.err");
+    const char *w[] = {"--halo", "serial", "--cells", "4", "--steps", "10", "--nstlist",
+                       "10", "--checkpoint", ck, NULL};
+    run_ok(prog, out, errf, w);
+    size_t l1, l2;
+    char *c1 = slurp(ck, &l1);
+    const char *a5[] = {"--cells", "4", "--steps", "20", "--nstlist", "10", "--restart", ck,
+                        "--dump", ck, "--dump-format", "xyz", NULL};
+    expect_refused(prog, a5, "--restart", ck);
+    char *c2 = slurp(ck, &l2);
+    assert_true(l1 == l2 && l1 > 0 && memcmp(c1, c2, l1) == 0);
+    free(c1);
+    free(c2);
+}
+
+/* A checkpoint that cannot be written whole (EFBIG under RLIMIT_FSIZE, like a full disk):
+ * exit 1 naming the file and the reason, nothing counted as written, no temporary file. */
+static void test_program_checkpoint_write_fails(void **state)
+{
+    (void)state;
+    char prog[600], ck[512], out[512], errf[512];
+    need_program(prog, sizeof prog);
+    tmp_path(out, sizeof out, "full.out");
+    tmp_path(errf, sizeof errf, "full.err");
+    static const char *drivers[][2] = {{"--halo", "serial"}, {"--pes", "2"}};
+    for (int k = 0; k < 2; k++) {
+        tmp_path(ck, sizeof ck, k ? "full2.ckpt" : "full1.ckpt");
+        /* 256 atoms: a 21.7 kB checkpoint; stdout stays far below the 16 kB limit. */
+        const char *a[] = {drivers[k][0], drivers[k][1], "--cells", "4", "--steps", "20",
+                           "--nstlist", "10", "--thermo", "0", "--checkpoint", ck,
+                           "--checkpoint-every", "10", NULL};
+        int st = run_program_limited(prog, out, errf, a, 16384);
+        char *t = slurp(errf, NULL);
+        if (st != 1)
+            fail_msg("%s: exited %d with a failing checkpoint write; stderr: %s",
+                     drivers[k][1], st, t);
+        md_test_contains(t, ck);
+        md_test_contains(t, strerror(EFBIG));
+        if (strstr(t, "checkpoints written"))
+            fail_msg("a failed checkpoint was counted: %s", t);
+        free(t);
+        assert_int_equal(access(ck, F_OK), -1);
+        char cmd[700];
+        snprintf(cmd, sizeof cmd, "ls '%s' | grep -q '^full[12].ckpt.tmp'", tmpdir);
+        assert_int_not_equal(system(cmd), 0); /* no temporary file left */
+    }
+}
+
+/* Temporary files of killed runs: removed at start when their process is gone; files of
+ * live processes, of other paths and of other name patterns are left alone. */
+static void test_program_stale_temps(void **state)
+{
+    (void)state;
+    char prog[600], ck[512], out[512], errf[512];
+    need_program(prog, sizeof prog);
+    tmp_path(ck, sizeof ck, "stale.ckpt");
+    tmp_path(out, sizeof out, "stale.out");
+    tmp_path(errf, sizeof errf, "stale.err");
+    pid_t dead = fork();
+    if (dead == 0)
+        _exit(0);
+    assert_true(waitpid(dead, NULL, 0) == dead); /* reaped: the pid names no process */
+    char gone[600], alive[600], zero[600], suffix[600], other[600];
+    snprintf(gone, sizeof gone, "%s.tmp.%ld", ck, (long)dead);
+    snprintf(alive, sizeof alive, "%s.tmp.%ld", ck, (long)getpid());
+    snprintf(zero, sizeof zero, "%s.tmp.0%ld", ck, (long)dead);
+    snprintf(suffix, sizeof suffix, "%s.tmp.%ldx", ck, (long)dead);
+    snprintf(other, sizeof other, "%s/other.ckpt.tmp.%ld", tmpdir, (long)dead);
+    const char *files[] = {gone, alive, zero, suffix, other};
+    for (int k = 0; k < 5; k++)
+        spit(files[k], "partial", 7);
+    const char *a[] = {"--halo", "serial", "--cells", "4", "--steps", "10", "--nstlist", "10",
+                       "--checkpoint", ck, NULL};
+    run_ok(prog, out, errf, a);
+    assert_int_equal(access(gone, F_OK), -1);
+    for (int k = 1; k < 5; k++)
+        if (access(files[k], F_OK) != 0)
+            fail_msg("%s was removed, but it is not a stale temporary file of %s", files[k],
+                     ck);
+    char *t = slurp(out, NULL);
+    md_test_contains(t, "removed");
+    md_test_contains(t, gone);
+    free(t);
+    for (int k = 1; k < 5; k++)
+        unlink(files[k]);
+}
+
+/* The extended XYZ dump as ASE reads it (python3-ase is a test dependency: a missing ASE
+ * fails this test): atom count, element symbols, LAMMPS types and exact positions. */
+static void test_dump_read_by_ase(void **state)
+{
+    (void)state;
+    md_params par;
+    md_sim *s = moving_sim(&par, 7);
+    md_system snap;
+    gather(s, &snap);
+    /* Two atom types, and an origin away from 0. */
+    snap.ntypes = 2;
+    snap.mass = md_xrealloc(snap.mass, 2 * sizeof *snap.mass);
+    snap.mass[1] = 2.5;
+    for (int32_t i = 0; i < snap.atoms.n; i += 3)
+        snap.atoms.type[i] = 1;
+    for (int d = 0; d < 3; d++)
+        snap.box.lo[d] = -1.75 * (d + 1);
+    char path[512], out[512], errf[512], script[512];
+    tmp_path(path, sizeof path, "ase.xyz");
+    tmp_path(out, sizeof out, "ase.out");
+    tmp_path(errf, sizeof errf, "ase.err");
+    tmp_path(script, sizeof script, "read_dump.py");
+    md_dump d;
+    md_error err;
+    assert_int_equal(md_dump_open(&d, path, MD_DUMP_XYZ, &err), 0);
+    assert_int_equal(md_dump_frame(&d, &snap, 0, &err), 0);
+    assert_int_equal(md_dump_frame(&d, &snap, 10, &err), 0);
+    assert_int_equal(md_dump_close(&d, &err), 0);
+    static const char py[] =
+        "import sys\n"
+        "import ase.io\n"
+        "frames = ase.io.read(sys.argv[1], index=':', format='extxyz')\n"
+        "print(len(frames))\n"
+        "a = frames[-1]\n"
+        "print(len(a))\n"
+        "for s, t, p in zip(a.get_chemical_symbols(), a.arrays['type'], a.positions):\n"
+        "    print(s, t, *(repr(float(x)) for x in p))\n";
+    spit(script, py, sizeof py - 1);
+    const char *args[] = {script, path, NULL};
+    int st = run_program("/usr/bin/python3", out, errf, args);
+    if (st != 0) {
+        char *e = slurp(errf, NULL);
+        fail_msg("ASE could not read the dump (exit %d; install python3-ase: "
+                 "scripts/ensure-deps.sh test): %s", st, e);
+    }
+    char *text = slurp(out, NULL);
+    char *p = text, *end;
+    assert_int_equal(strtol(p, &end, 10), 2);
+    assert_int_equal(strtol(end, &end, 10), snap.atoms.n);
+    for (int32_t i = 0; i < snap.atoms.n; i++) {
+        while (*end == '\n' || *end == ' ')
+            end++;
+        char *sp = strchr(end, ' ');
+        assert_non_null(sp);
+        char symbol[8];
+        snprintf(symbol, sizeof symbol, "%.*s", (int)(sp - end), end);
+        assert_string_equal(symbol, snap.atoms.type[i] ? "Ne" : "Ar");
+        assert_int_equal(strtol(sp, &end, 10), snap.atoms.type[i] + 1);
+        for (int dim = 0; dim < 3; dim++) {
+            double x = strtod(end, &end);
+            double want = snap.box.lo[dim] +
+                          md_pos_to_double(md_wrap(snap.atoms.x[dim][i], snap.box.len[dim]));
+            if (x != want)
+                fail_msg("atom %d %c: ASE read %.17g, the state is %.17g", i, 'x' + dim, x,
+                         want);
+        }
+    }
+    free(text);
+    md_system_free(&snap);
+    md_sim_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -964,14 +1365,20 @@ int main(void)
         cmocka_unit_test(test_crc64),
         cmocka_unit_test(test_checkpoint_round_trip),
         cmocka_unit_test(test_checkpoint_damage),
+        cmocka_unit_test(test_checkpoint_crafted),
         cmocka_unit_test(test_checkpoint_mismatch),
         cmocka_unit_test(test_restart_equality),
         cmocka_unit_test(test_energy_drift_and_momentum),
         cmocka_unit_test(test_io_schedule),
         cmocka_unit_test(test_progress),
         cmocka_unit_test(test_options),
+        cmocka_unit_test(test_output_paths),
         cmocka_unit_test(test_data_file_errors),
         cmocka_unit_test(test_program),
+        cmocka_unit_test(test_program_output_targets),
+        cmocka_unit_test(test_program_checkpoint_write_fails),
+        cmocka_unit_test(test_program_stale_temps),
+        cmocka_unit_test(test_dump_read_by_ase),
     };
     return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
 }

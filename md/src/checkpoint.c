@@ -8,10 +8,13 @@
  */
 #include "checkpoint.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 #include <unistd.h>
 
 #include "fixed.h"
+#include "outpath.h"
 #include "sim.h"
 #include "util.h"
 
@@ -26,6 +30,11 @@ static const char ckpt_magic[8] = {'S', 'H', 'M', 'U', 'M', 'D', 'C', 'K'};
 #define CKPT_BOM 0x0102030405060708ull
 #define CKPT_MAX_TYPES 1000000
 #define CKPT_ATOM_BYTES 84 /* id 8 + type 4 + x, p, f 3 x 3 x 8 */
+/* Ranges the reader accepts besides the box (checkpoint.h): momentum and force in their
+ * fixed-point units, etot(0) in ε per atom (the pair-energy sum holds 2^31 ε at most). */
+#define CKPT_MAX_MOMENTUM (INT64_C(1) << 52)
+#define CKPT_MAX_FORCE (INT64_C(1) << 62)
+#define CKPT_MAX_ENERGY 2147483648.0
 
 /* ---- CRC-64/XZ ------------------------------------------------------------------------ */
 
@@ -258,6 +267,17 @@ int md_checkpoint_decode(const unsigned char *b, size_t len, const char *name,
                        "version-1 checkpoint is taken at a search step; the file is damaged",
                        name, ck->step, ck->last_search, nstlist);
     ck->nstlist = (int)nstlist;
+    if (ck->step > LONG_MAX / 2)
+        return md_fail(err, "%s: header: step %ld is beyond the largest --steps (%ld); the "
+                       "file is damaged", name, ck->step, LONG_MAX / 2);
+    if ((get_u32(b + 36) & ~1u) != 0)
+        return md_fail(err, "%s: header: flags 0x%" PRIx32 " has bits that version 1 does "
+                       "not define (bit 0 is --shift); the file is damaged", name,
+                       get_u32(b + 36));
+    if (!isnan(ck->etot0) && !(fabs(ck->etot0) <= CKPT_MAX_ENERGY))
+        return md_fail(err, "%s: header: etot(0) %g ε per atom is not a finite number of at "
+                       "most 2^31 in size (no fixed-point energy is larger); the file is "
+                       "damaged", name, ck->etot0);
     if (!(ck->rc > 0) || !(ck->skin >= 0) || !(dt > 0) || !isfinite(ck->rc) ||
         !isfinite(ck->skin) || !isfinite(dt))
         return md_fail(err, "%s: header: rc %g, skin %g, dt %g out of range; the file is "
@@ -270,6 +290,11 @@ int md_checkpoint_decode(const unsigned char *b, size_t len, const char *name,
     for (int d = 0; d < 3; d++) {
         s->box.len[d] = (int64_t)get_u64(b + 88 + 8 * d);
         s->box.lo[d] = get_f64(b + 112 + 8 * d);
+        if (!isfinite(s->box.lo[d])) {
+            md_fail(err, "%s: header: box origin %clo is %g, not a finite number; the file "
+                    "is damaged", name, 'x' + d, s->box.lo[d]);
+            goto out;
+        }
         if (s->box.len[d] < 1 || (double)s->box.len[d] > MD_MAX_BOX_SIGMA * MD_POS_SCALE) {
             md_fail(err, "%s: header: box edge %c = %" PRId64 " units out of range; the file "
                     "is damaged", name, 'x' + d, s->box.len[d]);
@@ -321,6 +346,20 @@ int md_checkpoint_decode(const unsigned char *b, size_t len, const char *name,
                         "is damaged", name, a->id[i], 'x' + d, a->x[d][i], s->box.len[d]);
                 goto out;
             }
+    /* |p| <= 2^52 and |f| <= 2^62: p + f of the next half kick cannot overflow, and
+     * (double)p, which the drift and the dump use, is exact. */
+    static const char *qname[2] = {"momentum p", "force f"};
+    const int64_t qmax[2] = {CKPT_MAX_MOMENTUM, CKPT_MAX_FORCE};
+    for (int q = 1; q < 3; q++)
+        for (int d = 0; d < 3; d++)
+            for (int32_t i = 0; i < n; i++)
+                if (arrays[q][d][i] > qmax[q - 1] || arrays[q][d][i] < -qmax[q - 1]) {
+                    md_fail(err, "%s: atom %" PRId64 ": %s%c = %" PRId64 " units is outside "
+                            "±2^%d, the range the integrator keeps exact; the file is "
+                            "damaged", name, a->id[i], qname[q - 1], 'x' + d,
+                            arrays[q][d][i], q == 1 ? 52 : 62);
+                    goto out;
+                }
     rc = 0;
 out:
     if (rc != 0)
@@ -330,7 +369,8 @@ out:
 
 /* ---- files ---------------------------------------------------------------------------- */
 
-/* "<path>.tmp.<pid>": in the same directory as path, so rename() is atomic. */
+/* "<path>.tmp.<pid>": in the same directory as path, so rename() is atomic. The pid makes
+ * the name unique per process and tells md_checkpoint_clean_stale whose file it is. */
 static char *temp_name(const char *path)
 {
     size_t n = strlen(path) + 32;
@@ -339,13 +379,32 @@ static char *temp_name(const char *path)
     return t;
 }
 
+/* The directory part of path ("." when it has none); malloc'ed. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        char *dir = md_xmalloc(2);
+        strcpy(dir, ".");
+        return dir;
+    }
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *dir = md_xmalloc(n + 1);
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    return dir;
+}
+
+/* Writes all of b; 0, or -1 with errno set (a write that makes no progress is EIO). */
 static int write_all(int fd, const unsigned char *b, size_t len)
 {
     while (len > 0) {
         ssize_t w = write(fd, b, len);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
             return -1;
         }
         b += w;
@@ -354,31 +413,33 @@ static int write_all(int fd, const unsigned char *b, size_t len)
     return 0;
 }
 
-/* fsync of the directory holding path, so that the rename itself is durable. Failure is
- * not an error (some file systems refuse fsync on directories). */
-static void sync_dir_of(const char *path)
+/* fsync of the directory holding path, so that the rename itself is durable. File systems
+ * that cannot sync a directory say EINVAL (or ENOTSUP): nothing to do there; any other
+ * failure (EIO on a failing disk) is an error. */
+static int sync_dir_of(const char *path, md_error *err)
 {
-    const char *slash = strrchr(path, '/');
-    char *dir;
-    if (!slash) {
-        dir = md_xmalloc(2);
-        strcpy(dir, ".");
+    char *dir = dir_of(path);
+    int rc = 0;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        rc = md_fail(err, "checkpoint %s: opening its directory %s to sync it failed: %s",
+                     path, dir, strerror(errno));
     } else {
-        size_t n = slash == path ? 1 : (size_t)(slash - path);
-        dir = md_xmalloc(n + 1);
-        memcpy(dir, path, n);
-        dir[n] = '\0';
-    }
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (fd >= 0) {
-        (void)fsync(fd);
-        close(fd);
+        if (fsync(fd) != 0 && errno != EINVAL && errno != ENOTSUP)
+            rc = md_fail(err, "checkpoint %s: syncing its directory %s failed: %s; the "
+                         "checkpoint may not survive a crash", path, dir, strerror(errno));
+        if (close(fd) != 0 && rc == 0)
+            rc = md_fail(err, "checkpoint %s: closing its directory %s failed: %s", path,
+                         dir, strerror(errno));
     }
     free(dir);
+    return rc;
 }
 
 int md_checkpoint_write(const char *path, const md_checkpoint *ck, md_error *err)
 {
+    if (md_outpath_check_target("--checkpoint", path, err) != 0)
+        return -1; /* never rename over a device node or a FIFO */
     unsigned char *buf;
     size_t len;
     md_checkpoint_encode(ck, &buf, &len);
@@ -390,16 +451,23 @@ int md_checkpoint_write(const char *path, const md_checkpoint *ck, md_error *err
                 "and is writable (--checkpoint)", path, tmp, strerror(errno));
         goto out;
     }
-    if (write_all(fd, buf, len) != 0 || fsync(fd) != 0) {
-        md_fail(err, "checkpoint %s: writing %zu bytes to %s failed: %s; free some space or "
+    const char *what = "writing";
+    int ok = write_all(fd, buf, len) == 0;
+    if (ok) {
+        what = "syncing";
+        ok = fsync(fd) == 0;
+    }
+    if (!ok) {
+        md_fail(err, "checkpoint %s: %s %zu bytes to %s failed: %s; free some space or "
                 "choose another --checkpoint path (the previous checkpoint is untouched)",
-                path, len, tmp, strerror(errno));
+                path, what, len, tmp, strerror(errno));
         close(fd);
         unlink(tmp);
         goto out;
     }
     if (close(fd) != 0) {
-        md_fail(err, "checkpoint %s: closing %s failed: %s", path, tmp, strerror(errno));
+        md_fail(err, "checkpoint %s: closing %s failed: %s (the previous checkpoint is "
+                "untouched)", path, tmp, strerror(errno));
         unlink(tmp);
         goto out;
     }
@@ -409,8 +477,7 @@ int md_checkpoint_write(const char *path, const md_checkpoint *ck, md_error *err
         unlink(tmp);
         goto out;
     }
-    sync_dir_of(path);
-    rc = 0;
+    rc = sync_dir_of(path, err);
 out:
     free(tmp);
     free(buf);
@@ -419,9 +486,8 @@ out:
 
 int md_checkpoint_probe(const char *path, md_error *err)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return md_fail(err, "--checkpoint %s is a directory; give a file name", path);
+    if (md_outpath_check_target("--checkpoint", path, err) != 0)
+        return -1;
     char *tmp = temp_name(path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -435,6 +501,66 @@ int md_checkpoint_probe(const char *path, md_error *err)
     unlink(tmp);
     free(tmp);
     return 0;
+}
+
+/* The pid of a name "<base>.tmp.<pid>" exactly as temp_name writes it (decimal, no sign,
+ * no leading zero), or 0. */
+static long stale_pid(const char *name, const char *base)
+{
+    size_t bl = strlen(base);
+    if (strncmp(name, base, bl) != 0 || strncmp(name + bl, ".tmp.", 5) != 0)
+        return 0;
+    const char *d = name + bl + 5;
+    if (*d < '1' || *d > '9' || strlen(d) > 10)
+        return 0;
+    long pid = 0;
+    for (; *d; d++) {
+        if (*d < '0' || *d > '9')
+            return 0;
+        pid = pid * 10 + (*d - '0');
+    }
+    return pid <= INT_MAX ? pid : 0;
+}
+
+int md_checkpoint_clean_stale(const char *path, FILE *log, md_error *err)
+{
+    char *dir = dir_of(path);
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        free(dir);
+        return 0; /* md_checkpoint_probe names the unusable directory */
+    }
+    int removed = 0, rc = 0;
+    const struct dirent *e;
+    while (rc == 0 && (e = readdir(dp)) != NULL) {
+        long pid = stale_pid(e->d_name, base);
+        if (pid == 0 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* alive (or not ours to judge): a run writing now */
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *f = md_xmalloc(n);
+        snprintf(f, n, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(f, &st) == 0 && S_ISREG(st.st_mode)) {
+            if (unlink(f) == 0) {
+                removed++;
+                if (log)
+                    fprintf(log, "# checkpoint %s: removed %s, left by process %ld, which is "
+                            "gone\n", path, f, pid);
+            } else if (errno != ENOENT) {
+                rc = md_fail(err, "--checkpoint %s: cannot remove the stale temporary file "
+                             "%s (process %ld is gone): %s; remove it by hand", path, f, pid,
+                             strerror(errno));
+            }
+        }
+        free(f);
+    }
+    closedir(dp);
+    free(dir);
+    return rc == 0 ? removed : rc;
 }
 
 int md_checkpoint_read(const char *path, md_checkpoint *ck, md_error *err)

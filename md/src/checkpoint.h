@@ -45,15 +45,26 @@
  * 84 bytes per atom: 32 000 atoms take 2.7 MB. The file is written whole: into a temporary
  * file in the same directory, fsync'ed, renamed over the target, then the directory is
  * fsync'ed; a run killed at any moment leaves the previous checkpoint or the new one, never
- * a mixture. The reader checks everything (magic, version, byte order, sizes against the
- * file's length, both CRCs, ids positive and increasing, types in range, positions in the
- * box) and names what is wrong; it never reads past the buffer.
+ * a mixture. Every write, fsync, close and rename is checked; a failure names the file and
+ * the system's reason, removes the temporary file and is not counted as a checkpoint.
+ *
+ * The reader checks everything, since a file may be damaged or crafted (CRCs are easy to
+ * recompute): magic, version, byte order, sizes against the file's length (before any
+ * allocation), both CRCs, and the range of every decoded field: step (a search step, at most
+ * LONG_MAX/2), flags (bit 0 only), rc, skin, dt (positive, finite), box edges (1 unit to
+ * 2^19 σ), box origin (finite), etot(0) (NaN for unknown, else |etot(0)| <= 2^31 ε per
+ * atom), masses (positive, finite), ids (positive, increasing), types (in range), positions
+ * (inside the box), momenta (|p| <= 2^52 units: (double)p stays exact) and forces
+ * (|f| <= 2^62: p + f cannot overflow; the restart recomputes them and compares). Each
+ * message names the field and, for per-atom fields, the atom id. It never reads past the
+ * buffer.
  */
 #ifndef MD_CHECKPOINT_H
 #define MD_CHECKPOINT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "shmemu/md.h"
 
@@ -97,9 +108,16 @@ int md_checkpoint_decode(const unsigned char *buf, size_t len, const char *name,
 /* Writes whole (temporary file, fsync, rename, fsync of the directory). */
 int md_checkpoint_write(const char *path, const md_checkpoint *ck, md_error *err);
 int md_checkpoint_read(const char *path, md_checkpoint *ck, md_error *err);
-/* Checks at start-up that path can be written (creates and removes a temporary file in its
- * directory), so a run does not fail at its first checkpoint. */
+/* Checks at start-up that path can be written (a regular file or none: outpath.h; creates
+ * and removes a temporary file in its directory), so a run does not fail at its first
+ * checkpoint. */
 int md_checkpoint_probe(const char *path, md_error *err);
+/* Removes the temporary files "<path>.tmp.<pid>" that killed runs left next to path: only
+ * names of exactly that form (decimal pid, as the writer makes them), only regular files,
+ * and only when the process pid no longer exists (kill(pid, 0) fails with ESRCH), so a run
+ * writing the same path now is left alone. Each removal is reported on log (may be NULL).
+ * Returns how many were removed, or -1 with a message when one cannot be removed. */
+int md_checkpoint_clean_stale(const char *path, FILE *log, md_error *err);
 
 /* Checks that this run's parameters and system agree with the checkpoint: rc, skin,
  * nstlist, dt, shift, and (when sys is not NULL: the system this command line describes)

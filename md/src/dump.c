@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "fixed.h"
+#include "outpath.h"
 #include "util.h"
 
 int md_dump_format_parse(const char *name, md_dump_format *fmt, md_error *err)
@@ -75,6 +77,36 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
     }
 }
 
+/* The element symbols, in order of atomic number (1 H .. 118 Og). */
+static const char *const elements[118] = {
+    "H",  "He", "Li", "Be", "B",  "C",  "N",  "O",  "F",  "Ne", "Na", "Mg", "Al", "Si", "P",
+    "S",  "Cl", "Ar", "K",  "Ca", "Sc", "Ti", "V",  "Cr", "Mn", "Fe", "Co", "Ni", "Cu", "Zn",
+    "Ga", "Ge", "As", "Se", "Br", "Kr", "Rb", "Sr", "Y",  "Zr", "Nb", "Mo", "Tc", "Ru", "Rh",
+    "Pd", "Ag", "Cd", "In", "Sn", "Sb", "Te", "I",  "Xe", "Cs", "Ba", "La", "Ce", "Pr", "Nd",
+    "Pm", "Sm", "Eu", "Gd", "Tb", "Dy", "Ho", "Er", "Tm", "Yb", "Lu", "Hf", "Ta", "W",  "Re",
+    "Os", "Ir", "Pt", "Au", "Hg", "Tl", "Pb", "Bi", "Po", "At", "Rn", "Fr", "Ra", "Ac", "Th",
+    "Pa", "U",  "Np", "Pu", "Am", "Cm", "Bk", "Cf", "Es", "Fm", "Md", "No", "Lr", "Rf", "Db",
+    "Sg", "Bh", "Hs", "Mt", "Ds", "Rg", "Cn", "Nh", "Fl", "Mc", "Lv", "Ts", "Og"};
+
+const char *md_dump_species(int type)
+{
+    /* Atomic numbers of the noble gases in the order types take them. */
+    static const int noble[6] = {18, 10, 36, 54, 2, 86};
+    int k = (type - 1) % 118;
+    if (k < 0)
+        k += 118;
+    if (k < 6)
+        return elements[noble[k] - 1];
+    k -= 6; /* the k-th element that is not one of the six */
+    for (int z = 1;; z++) {
+        bool is_noble = false;
+        for (int j = 0; j < 6; j++)
+            is_noble |= noble[j] == z;
+        if (!is_noble && k-- == 0)
+            return elements[z - 1];
+    }
+}
+
 char *md_dump_format_frame(const md_system *sys, long step, md_dump_format fmt, size_t *len)
 {
     const md_atoms *a = &sys->atoms;
@@ -88,7 +120,7 @@ char *md_dump_format_frame(const md_system *sys, long step, md_dump_format fmt, 
     if (fmt == MD_DUMP_XYZ) {
         sb_printf(&b, "%d\n", a->n);
         sb_printf(&b, "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" Origin=\"%.17g %.17g %.17g\" "
-                  "Properties=species:S:1:pos:R:3:vel:R:3:id:I:1 Time=%.17g Step=%ld "
+                  "Properties=species:S:1:pos:R:3:vel:R:3:id:I:1:type:I:1 Time=%.17g Step=%ld "
                   "pbc=\"T T T\"\n", lx, ly, lz, box->lo[0], box->lo[1], box->lo[2],
                   (double)step * sys->dt, step);
     } else {
@@ -107,8 +139,9 @@ char *md_dump_format_frame(const md_system *sys, long step, md_dump_format fmt, 
             v[d] = (double)a->p[d][i] * unit / m;
         }
         if (fmt == MD_DUMP_XYZ)
-            sb_printf(&b, "T%d %.17g %.17g %.17g %.17g %.17g %.17g %lld\n", a->type[i] + 1,
-                      x[0], x[1], x[2], v[0], v[1], v[2], (long long)a->id[i]);
+            sb_printf(&b, "%s %.17g %.17g %.17g %.17g %.17g %.17g %lld %d\n",
+                      md_dump_species(a->type[i] + 1), x[0], x[1], x[2], v[0], v[1], v[2],
+                      (long long)a->id[i], a->type[i] + 1);
         else
             sb_printf(&b, "%lld %d %.17g %.17g %.17g %.17g %.17g %.17g\n", (long long)a->id[i],
                       a->type[i] + 1, x[0], x[1], x[2], v[0], v[1], v[2]);
@@ -123,13 +156,20 @@ int md_dump_open(md_dump *d, const char *path, md_dump_format fmt, md_error *err
 {
     memset(d, 0, sizeof *d);
     d->fd = -1;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return md_fail(err, "--dump %s is a directory; give a file name", path);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (md_outpath_check_target("--dump", path, err) != 0)
+        return -1;
+    /* O_NONBLOCK: should a FIFO appear after the check, the open fails instead of waiting
+     * for a reader; the fstat then refuses anything that is not a regular file. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0644);
     if (fd < 0)
         return md_fail(err, "--dump %s: cannot create: %s; check that the directory exists "
                        "and is writable", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return md_fail(err, "--dump %s is not a regular file; give the path of a new or "
+                       "regular file", path);
+    }
     d->fd = fd;
     d->path = md_xmalloc(strlen(path) + 1);
     strcpy(d->path, path);

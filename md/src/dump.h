@@ -11,8 +11,13 @@
  *   extended XYZ (.xyz, .extxyz): per frame
  *     N
  *     Lattice="Lx 0 0 0 Ly 0 0 0 Lz" Origin="xlo ylo zlo" Properties=species:S:1:pos:R:3:
- *       vel:R:3:id:I:1 Time=t Step=n pbc="T T T"        (one line)
- *     T<type> x y z vx vy vz id                         (N lines; type 1-based)
+ *       vel:R:3:id:I:1:type:I:1 Time=t Step=n pbc="T T T"   (one line)
+ *     <element> x y z vx vy vz id type                  (N lines; type 1-based)
+ *   The species column holds an element symbol, because ASE, OVITO and VMD take species
+ *   as elements (ASE fails on anything else): LAMMPS type 1..6 -> Ar Ne Kr Xe He Rn (the
+ *   noble gases, the Lennard-Jones classics), types 7.. -> the other elements in order of
+ *   atomic number (H Li Be B C N O F Na ...), repeating after 118 types. The symbol is a
+ *   label only (masses and units stay the run's); the exact LAMMPS type is the type column.
  *   LAMMPS dump (.lammpstrj, .dump): per frame
  *     ITEM: TIMESTEP / n / ITEM: NUMBER OF ATOMS / N / ITEM: BOX BOUNDS pp pp pp /
  *     xlo xhi / ylo yhi / zlo zhi / ITEM: ATOMS id type x y z vx vy vz / N lines
@@ -48,6 +53,8 @@ int md_dump_format_from_path(const char *path, md_dump_format *fmt, md_error *er
 int md_dump_open(md_dump *d, const char *path, md_dump_format fmt, md_error *err);
 /* Appends one frame of sys at step (time step * sys->dt). */
 int md_dump_frame(md_dump *d, const md_system *sys, long step, md_error *err);
+/* The element symbol the extended XYZ dump writes for LAMMPS type (1-based), see above. */
+const char *md_dump_species(int type);
 /* Formats one frame into a malloc'ed NUL-terminated string (what md_dump_frame writes). */
 char *md_dump_format_frame(const md_system *sys, long step, md_dump_format fmt, size_t *len);
 int md_dump_close(md_dump *d, md_error *err);

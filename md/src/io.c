@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checkpoint.h"
+#include "outpath.h"
 #include "util.h"
 
 void md_io_options_default(md_io_options *o)
@@ -92,7 +93,13 @@ int md_io_options_check(const md_io_options *o, const md_params *par, md_error *
                        "checkpoint is exact only at a pair-search step; give a multiple, "
                        "e.g. --checkpoint-every %ld", o->checkpoint_every, par->nstlist,
                        (o->checkpoint_every / par->nstlist + 1) * par->nstlist);
-    return 0;
+    const md_path_use paths[] = {
+        {"--checkpoint", o->checkpoint, true, "--restart"},
+        {"--dump", o->dump, true, NULL},
+        {"--restart", o->restart, false, NULL},
+        {"--data", o->data, false, NULL},
+    };
+    return md_outpath_check(paths, (int)(sizeof paths / sizeof *paths), err);
 }
 
 md_sim *md_io_create_sim(const md_io_options *o, const md_system *sys, const md_params *par,
@@ -125,7 +132,8 @@ int md_io_start_at(md_io *io, const md_io_options *o, const md_params *par, long
     if (o->restart)
         fprintf(out, "# restarted from %s at step %ld\n", o->restart, io->first);
     if (o->checkpoint) {
-        if (md_checkpoint_probe(o->checkpoint, err) != 0)
+        if (md_checkpoint_clean_stale(o->checkpoint, out, err) < 0 ||
+            md_checkpoint_probe(o->checkpoint, err) != 0)
             return -1;
         if (io->final_search <= io->first)
             fprintf(out, "# checkpoint %s: none will be written (no search step after step "
@@ -191,9 +199,9 @@ int md_io_snapshot(md_io *io, const md_system *snap, long step, double etot0, md
         if (rc == 0)
             rc = md_checkpoint_write(io->opt.checkpoint, &ck, err);
         io->checkpoint_s += md_progress_now() - t0;
-        io->checkpoints++;
         if (rc != 0)
-            return -1;
+            return -1; /* not counted: "N checkpoints written" counts whole files only */
+        io->checkpoints++;
     }
     if ((w & MD_IO_DUMP) && md_dump_frame(&io->dump, snap, step, err) != 0)
         return -1;

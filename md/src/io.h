@@ -31,6 +31,7 @@ typedef struct md_io_options {
     const char *checkpoint;  /* --checkpoint FILE, or NULL */
     long checkpoint_every;   /* --checkpoint-every N; 0 (default): at the end only */
     const char *restart;     /* --restart FILE, or NULL */
+    const char *data;        /* --data FILE (an input; set by the option parser), or NULL */
     int progress;            /* --progress 1, --no-progress 0, -1: when stderr is a tty */
     bool dump_every_given, checkpoint_every_given;
 } md_io_options;
@@ -39,7 +40,8 @@ void md_io_options_default(md_io_options *o);
 /* The options this module parses: 1 takes a value, 2 is a flag, 0 not ours. */
 int md_io_option_kind(const char *name);
 int md_io_option_parse(md_io_options *o, const char *name, const char *val, md_error *err);
-/* After all options: checks the combinations (needs the run parameters). */
+/* After all options: checks the combinations (needs the run parameters), and the output
+ * paths against the inputs and each other, before anything is written (outpath.h). */
 int md_io_options_check(const md_io_options *o, const md_params *par, md_error *err);
 
 typedef struct md_io {

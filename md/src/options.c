@@ -330,6 +330,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
                             "--halo");
     if (dd_given && !pes_given)
         o->dd.pes = o->dd.grid[0] * o->dd.grid[1] * o->dd.grid[2];
+    o->io.data = o->data; /* io.h: no output may overwrite this input */
     if (md_io_options_check(&o->io, &o->par, err) != 0)
         return -1;
     return 0;
