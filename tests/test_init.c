@@ -15,6 +15,7 @@
 
 #include "nvshmem.h"
 #include "nvshmemx.h"
+#include "shmem.h"
 #include "shmemu/pgas.h"
 #include "support/pe_check.h"
 
@@ -36,11 +37,6 @@ static int init_basic_body(void *arg)
     PE_CHECK_EQ_I64(me, thread_pe);
     PE_CHECK_EQ_I64(nvshmem_n_pes(), job->n);
     atomic_fetch_or(&job->seen_pes, UINT64_C(1) << me);
-
-    /* NVSHMEM allows nvshmem_init to be called again: nothing changes. */
-    nvshmem_init();
-    PE_CHECK_EQ_I64(nvshmem_my_pe(), me);
-    PE_CHECK_EQ_I64(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
 
     nvshmem_finalize();
     /* As in NVSHMEM, a finalized PE reports itself not initialized. */
@@ -204,6 +200,64 @@ static int info_body(void *arg)
     return 0;
 }
 
+/* ---- a second initialization --------------------------------------------------------- */
+/* NVSHMEM ("a subsequent call to nvshmem_init or nvshmem_init_thread in the same program
+ * results in undefined behavior") and OpenSHMEM 1.5 (the same for shmem_init) leave a second
+ * initialization undefined; shmemu reports it, naming the PE and the call. */
+
+static void init_twice(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    if (nvshmem_my_pe() == nvshmem_n_pes() - 1)
+        nvshmem_init();
+    nvshmem_barrier_all();
+}
+
+static void shmem_init_twice(void *arg)
+{
+    (void)arg;
+    shmem_init();
+    if (shmem_my_pe() == shmem_n_pes() - 1)
+        shmem_init();
+    shmem_barrier_all();
+}
+
+static void init_after_finalize(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    nvshmem_finalize();
+    nvshmem_init();
+}
+
+static void init_attr_after_init(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
+    if (nvshmem_my_pe() == 0)
+        (void)nvshmemx_init_attr(0, &attr);
+    nvshmem_barrier_all();
+}
+
+static void test_second_init_is_reported(void **state)
+{
+    (void)state;
+    expect_child_failure(init_twice, NULL, 1, "PE 0: nvshmem_init: this PE is already "
+                                              "initialized");
+    expect_child_failure(init_twice, NULL, 2, "PE 1: nvshmem_init: this PE is already "
+                                              "initialized");
+    expect_child_failure(init_twice, NULL, 2, "initialize once per PE");
+    /* an OpenSHMEM program hears OpenSHMEM's names */
+    expect_child_failure(shmem_init_twice, NULL, 2, "PE 1: shmem_init: this PE is already "
+                                                    "initialized; a second");
+    expect_child_failure(init_after_finalize, NULL, 2, "nvshmem_init: this PE was initialized "
+                                                       "and finalized before");
+    expect_child_failure(init_attr_after_init, NULL, 2, "PE 0: nvshmemx_init_attr: this PE is "
+                                                        "already initialized");
+}
+
 static void test_info(void **state)
 {
     (void)state;
@@ -219,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_launch_returns_first_failure),
         cmocka_unit_test(test_init_attr_uniqueid),
         cmocka_unit_test(test_init_attr_refusals),
+        cmocka_unit_test(test_second_init_is_reported),
         cmocka_unit_test(test_info),
     };
     return cmocka_run_group_tests_name("init", tests, NULL, NULL);

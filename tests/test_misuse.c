@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
 #include "nvshmem.h"
 #include "nvshmemx.h"
+#include "shmem.h"
 #include "shmemu/pgas.h"
 #include "support/pe_check.h"
 
@@ -354,6 +356,115 @@ static void test_unequal_allocation(void **state)
     expect_child_failure_any(unequal_align, NULL, 2, align);
 }
 
+/* ---- a heap call made by only some PEs ------------------------------------------------ */
+/* Reported at once (not at the hang timeout), naming the PE that made the call, the size and
+ * the PEs that did not. */
+
+static void malloc_by_one(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    if (nvshmem_my_pe() == culprit())
+        (void)nvshmem_malloc(64);
+    nvshmem_barrier_all(); /* the others meet the culprit's allocation here */
+    nvshmem_barrier_all();
+}
+
+static void malloc_then_others_return(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    if (nvshmem_my_pe() == culprit())
+        (void)nvshmem_malloc(64);
+}
+
+static void shmem_malloc_by_one(void *arg)
+{
+    (void)arg;
+    shmem_init();
+    if (shmem_my_pe() == shmem_n_pes() - 1)
+        (void)shmem_malloc(64);
+    shmem_barrier_all();
+    shmem_barrier_all();
+}
+
+static void test_allocation_by_some_pes(void **state)
+{
+    (void)state;
+    expect_child_failure(malloc_by_one, NULL, 2, "PE 1: nvshmem_malloc: PE 1 called "
+                                                 "nvshmem_malloc (64 bytes, the job's collective "
+                                                 "heap call #1), but PE 0 did not");
+    expect_child_failure(malloc_by_one, NULL, 3, "but PEs 0 and 1 did not");
+    expect_child_failure(shmem_malloc_by_one, NULL, 2, "PE 1: shmem_malloc: PE 1 called "
+                                                       "shmem_malloc (64 bytes");
+    /* The others return without any barrier: the culprit would wait for ever. Whichever
+     * side notices first reports; a short hang timeout keeps the old behaviour quick. */
+    setenv("SHMEMU_HANG_TIMEOUT", "20", 1);
+    const char *const returned[] = {
+        "PE 1: nvshmem_malloc: PE 1 called nvshmem_malloc (64 bytes, the job's collective heap "
+        "call #1), but PE 0 finished without calling it",
+        "PE 0: nvshmem_malloc: PE 1 is in nvshmem_malloc (the job's collective heap call #1, "
+        "64 bytes), but this PE returned from its main function", NULL};
+    expect_child_failure_any(malloc_then_others_return, NULL, 2, returned);
+    unsetenv("SHMEMU_HANG_TIMEOUT");
+}
+
+/* ---- OpenSHMEM programs hear OpenSHMEM names ----------------------------------------- */
+
+static void shmem_put_to_stack(void *arg)
+{
+    (void)arg;
+    shmem_init();
+    long not_symmetric = 0, one = 1;
+    if (shmem_my_pe() == shmem_n_pes() - 1)
+        shmem_long_put(&not_symmetric, &one, 1, 0);
+    shmem_barrier_all();
+}
+
+static void shmem_free_malloced(void *arg)
+{
+    (void)arg;
+    shmem_init();
+    shmem_free(malloc(16));
+}
+
+static void (*voice_scenario)(void *); /* set before the fork; the child reads its copy */
+
+static int voice_body(void *arg)
+{
+    voice_scenario(arg);
+    return 0;
+}
+
+static int run_scenario_2(void *arg)
+{
+    (void)arg;
+    return shmemu_launch(2, voice_body, NULL);
+}
+
+/* The child's stderr for scenario on 2 PEs; fails unless it has needle and no "nvshmem". */
+static void expect_openshmem_voice(void (*scenario)(void *), const char *needle)
+{
+    static char err[16384];
+    voice_scenario = scenario;
+    int status = run_child(run_scenario_2, NULL, child_time_limit(), err,
+                           sizeof err, NULL);
+    assert_int_not_equal(status, -1);
+    assert_false(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_contains(err, needle);
+    if (strstr(err, "nvshmem") != NULL || strstr(err, "NVSHMEM_TEAM") != NULL)
+        fail_msg("an OpenSHMEM program was told NVSHMEM names:\n%s", err);
+}
+
+static void test_openshmem_voice(void **state)
+{
+    (void)state;
+    expect_openshmem_voice(shmem_put_to_stack, "PE 1: shmem_long_put: dest");
+    expect_openshmem_voice(shmem_put_to_stack, "use memory from shmem_malloc");
+    expect_openshmem_voice(shmem_free_malloced, "free only what shmem_malloc, shmem_calloc or "
+                                                "shmem_align returned");
+}
+
 /* ---- calls out of place -------------------------------------------------------------- */
 
 static void put_before_init(void *arg)
@@ -400,6 +511,8 @@ int main(void)
         cmocka_unit_test(test_unknown_comparison),
         cmocka_unit_test(test_free_foreign_pointer),
         cmocka_unit_test(test_unequal_allocation),
+        cmocka_unit_test(test_allocation_by_some_pes),
+        cmocka_unit_test(test_openshmem_voice),
         cmocka_unit_test(test_calls_out_of_place),
     };
     return cmocka_run_group_tests_name("misuse", tests, NULL, NULL);

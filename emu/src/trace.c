@@ -7,10 +7,13 @@
  * that would order two streams for the checkers). The host reads the list after a
  * synchronize, which orders it after the push.
  *
- * The JSON has one process per PE ("PE p"), and per kernel launch one track per SM slot it
- * used ("stream s: kernel K #n, SM m"), so that a track never holds overlapping slices, plus
- * one track per stream with a slice per kernel (first block start to last block end). The
- * file is written to PATH.tmp.<pid> and renamed, so a reader never sees half a trace.
+ * The JSON has one process per PE ("PE p"), one track per stream and SM slot ("stream s,
+ * SM m") holding the blocks of every launch that stream ran there (a stream runs its kernels
+ * in order and a slot holds one block at a time, so a track never holds overlapping slices),
+ * and one track per stream ("stream s (priority p)") with a slice per kernel (first block
+ * start to last block end). The track count is bounded by streams x SM slots, not by the
+ * number of launches. The file is written to PATH.tmp.<pid>.<pe> and renamed, so a reader
+ * never sees half a trace.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,15 +90,59 @@ size_t emu_block_records(emu_block_record *out, size_t max)
 
 static double us(uint64_t ns, uint64_t origin) { return (double)(ns - origin) * 1e-3; }
 
+/* Track ids: 1 + s for stream s's kernel track, EMU_TRACK_SM_BASE + s * EMU_MAX_SMS + m for
+ * the blocks stream s ran on SM slot m. */
+#define EMU_TRACK_SM_BASE 1000000L
+
+static long sm_track(const emu_block_record *b)
+{
+    return EMU_TRACK_SM_BASE + (long)b->stream * EMU_MAX_SMS + b->sm;
+}
+
+/* Adds id to the set (a small array: tracks number streams x SMs, not launches); returns
+ * true when it was new. Exits on out of memory. */
+static bool track_new(long **ids, size_t *n, size_t *cap, long id)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*ids)[i] == id)
+            return false;
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        long *grown = realloc(*ids, c * sizeof *grown);
+        if (grown == NULL) {
+            fprintf(stderr, "shmemu: out of memory writing the trace\n");
+            exit(2);
+        }
+        *ids = grown;
+        *cap = c;
+    }
+    (*ids)[(*n)++] = id;
+    return true;
+}
+
+/* One launch's extent: its first block's start to its last block's end. */
+typedef struct launch_span {
+    uint64_t start, end;
+    const emu_block_record *first;
+} launch_span;
+
 int emu_trace_write(const char *path)
 {
     emu_pe *pe = emu_pe_get("emu_trace_write");
     size_t n = 0;
     emu_block_record *r = collect(pe, &n);
+    unsigned max_launch = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].launch > max_launch)
+            max_launch = r[i].launch;
+    launch_span *spans = calloc((size_t)max_launch + 1, sizeof *spans);
+    long *tracks = NULL;
+    size_t n_tracks = 0, cap_tracks = 0;
     char tmp[700];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%d", path, (long)getpid(), pe->pe);
-    FILE *f = fopen(tmp, "w");
+    FILE *f = spans != NULL ? fopen(tmp, "w") : NULL;
     if (f == NULL) {
+        free(spans);
         free(r);
         return -1;
     }
@@ -108,47 +155,45 @@ int emu_trace_write(const char *path)
             p, p);
     for (size_t i = 0; i < n; i++) {
         const emu_block_record *b = &r[i];
-        long tid = 1000000L + (long)b->launch * 4096L + b->sm;
-        bool first_of_track = true;
-        for (size_t j = 0; j < i; j++)
-            if (r[j].launch == b->launch && r[j].sm == b->sm)
-                first_of_track = false;
-        if (first_of_track)
+        launch_span *L = &spans[b->launch];
+        if (L->first == NULL || b->start_ns < L->start)
+            L->start = b->start_ns;
+        if (L->first == NULL || b->end_ns > L->end)
+            L->end = b->end_ns;
+        if (L->first == NULL)
+            L->first = b;
+        /* A stream runs its kernels one after another and an SM slot holds one block at a
+         * time, so the slices of a (stream, SM) track never overlap. */
+        long tid = sm_track(b);
+        if (track_new(&tracks, &n_tracks, &cap_tracks, tid))
             fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%ld,"
-                       "\"args\":{\"name\":\"stream %d: kernel %s #%u, SM %d\"}}",
-                    p, tid, b->stream, b->kernel, b->launch, b->sm);
+                       "\"args\":{\"name\":\"stream %d, SM %d\"}}",
+                    p, tid, b->stream, b->sm);
         fprintf(f, ",\n{\"name\":\"%s block (%u,%u,%u)\",\"cat\":\"block\",\"ph\":\"X\","
-                   "\"pid\":%d,\"tid\":%ld,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"block\":[%u,%u,"
-                   "%u],\"sm\":%d,\"stream\":%d,\"priority\":%d,\"launch\":%u,\"admitted\":%llu}}",
+                   "\"pid\":%d,\"tid\":%ld,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"kernel\":\"%s\","
+                   "\"block\":[%u,%u,%u],\"sm\":%d,\"stream\":%d,\"priority\":%d,\"launch\":%u,"
+                   "\"admitted\":%llu}}",
                 b->kernel, b->block.x, b->block.y, b->block.z, p, tid, us(b->start_ns, origin),
-                us(b->end_ns, b->start_ns), b->block.x, b->block.y, b->block.z, b->sm,
-                b->stream, b->priority, b->launch, (unsigned long long)b->admitted);
+                us(b->end_ns, b->start_ns), b->kernel, b->block.x, b->block.y, b->block.z,
+                b->sm, b->stream, b->priority, b->launch, (unsigned long long)b->admitted);
     }
     /* one slice per kernel on its stream's track */
-    for (size_t i = 0; i < n; i++) {
-        bool first = true;
-        uint64_t start = r[i].start_ns, end = r[i].end_ns;
-        for (size_t j = 0; j < n; j++) {
-            if (r[j].launch != r[i].launch)
-                continue;
-            if (j < i)
-                first = false;
-            if (r[j].start_ns < start)
-                start = r[j].start_ns;
-            if (r[j].end_ns > end)
-                end = r[j].end_ns;
-        }
-        if (!first)
+    for (unsigned k = 1; k <= max_launch; k++) {
+        const launch_span *L = &spans[k];
+        if (L->first == NULL)
             continue;
-        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
-                   "\"args\":{\"name\":\"stream %d (priority %d)\"}}",
-                p, 1 + r[i].stream, r[i].stream, r[i].priority);
+        long tid = 1 + L->first->stream;
+        if (track_new(&tracks, &n_tracks, &cap_tracks, tid))
+            fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%ld,"
+                       "\"args\":{\"name\":\"stream %d (priority %d)\"}}",
+                    p, tid, L->first->stream, L->first->priority);
         fprintf(f, ",\n{\"name\":\"%s #%u\",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":%d,"
-                   "\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
-                r[i].kernel, r[i].launch, p, 1 + r[i].stream, us(start, origin),
-                us(end, start));
+                   "\"tid\":%ld,\"ts\":%.3f,\"dur\":%.3f}",
+                L->first->kernel, k, p, tid, us(L->start, origin), us(L->end, L->start));
     }
     fprintf(f, "\n]}\n");
+    free(tracks);
+    free(spans);
     free(r);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         unlink(tmp);

@@ -3,7 +3,15 @@
  *     shmemu: PE <p>: <call>: <what is wrong>; <what to do>
  * so that a user sees which PE, which call and which argument, and how to fix it.
  * Only the first fatal error prints: the abort that follows ends every PE.
+ *
+ * The voice: the shmem_ entry points are thin wrappers that forward to the nvshmem_ routines
+ * of the same names, so the core names nvshmem_ calls. A PE that initialized through
+ * shmem_init or shmem_init_thread speaks OpenSHMEM: its core messages are rewritten, the
+ * call (nvshmem_int_put -> shmem_int_put) and the routines and team constants in the text
+ * (nvshmem_malloc -> shmem_malloc, NVSHMEM_TEAM_WORLD -> SHMEM_TEAM_WORLD). Messages that
+ * the shmem_ layer writes itself name shmem_ calls already and are left alone.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -22,14 +30,42 @@ void pgas_use_openshmem_names(void)
         atomic_exchange(&self->world->pes[self->pe].openshmem_names, 1);
 }
 
+bool pgas_speaks_openshmem(const pgas_thread *t)
+{
+    return t != NULL && atomic_load(&t->world->pes[t->pe].openshmem_names) != 0;
+}
+
+/* Rewrites the core's NVSHMEM names in text into OpenSHMEM's: nvshmem_malloc -> shmem_malloc,
+ * NVSHMEM_TEAM_WORLD -> SHMEM_TEAM_WORLD. NVSHMEM's extensions (nvshmemx_) and the
+ * environment variables the runtime reads (NVSHMEM_SYMMETRIC_SIZE) keep their names. */
+static void openshmem_voice(const char *text, char *out, size_t len)
+{
+    size_t o = 0;
+    for (size_t i = 0; text[i] != '\0' && o + 1 < len; i++) {
+        bool word_start = i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_');
+        if (word_start && (strncmp(text + i, "nvshmem_", 8) == 0 ||
+                           strncmp(text + i, "NVSHMEM_TEAM_", 13) == 0)) {
+            i += 1; /* drop the "nv" / "NV" */
+            continue;
+        }
+        out[o++] = text[i];
+    }
+    out[o] = '\0';
+}
+
 static void vreport(const char *call, const char *fmt, va_list ap)
 {
     char message[1024];
     vsnprintf(message, sizeof message, fmt, ap);
     pgas_thread *self = pgas_current();
-    if (self != NULL && strncmp(call, "nvshmem_", 8) == 0 &&
-        atomic_load(&self->world->pes[self->pe].openshmem_names))
+    /* The shmem_ layer forwards to the nvshmem_ routines, so a message of the core names the
+     * nvshmem_ call; a PE that speaks OpenSHMEM (shmem_init) reads its own API's names. */
+    if (pgas_speaks_openshmem(self) && strncmp(call, "nvshmem_", 8) == 0) {
+        char translated[1024];
+        openshmem_voice(message, translated, sizeof translated);
+        memcpy(message, translated, sizeof message);
         call += 2; /* nvshmem_int_put -> shmem_int_put */
+    }
     if (self != NULL)
         fprintf(stderr, "shmemu: PE %d: %s: %s\n", self->pe, call, message);
     else

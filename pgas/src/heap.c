@@ -195,7 +195,53 @@ static bool allocator_give_back(pgas_heap_allocator *a, size_t offset)
     return true;
 }
 
-/* Publishes this PE's request, waits for all, and fails if any PE asked otherwise. */
+/* The PEs whose heap-call count differs from n, as "1, 2 and 5"; returns how many. */
+static int list_other_counts(const pgas_world *w, uint64_t n, bool finished_only, char *out,
+                             size_t len)
+{
+    int count = 0, last = -1;
+    out[0] = '\0';
+    for (int p = 0; p < w->n_pes; p++) {
+        if (atomic_load(&w->pes[p].heap_calls) == n)
+            continue;
+        if (finished_only && !atomic_load(&w->pes[p].finished))
+            continue;
+        if (last >= 0) {
+            size_t used = strlen(out);
+            snprintf(out + used, len - used, "%s%d", count > 1 ? ", " : "", last);
+        }
+        last = p;
+        count++;
+    }
+    if (last >= 0) {
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s%d", count > 1 ? " and " : "", last);
+    }
+    return count;
+}
+
+_Noreturn static void fail_missing(pgas_thread *t, const char *call, uint64_t n, uint64_t size,
+                                   bool finished_only)
+{
+    char missing[256];
+    int count = list_other_counts(t->world, n, finished_only, missing, sizeof missing);
+    const char *req = strcmp(call, "nvshmem_free") == 0 ? "heap offset" : "bytes";
+    if (finished_only)
+        pgas_fail(call, "PE %d called %s (%llu %s, the job's collective heap call #%llu), but "
+                        "PE%s %s finished without calling it; every PE must make the same "
+                        "collective heap calls in the same order",
+                  t->pe, call, (unsigned long long)size, req, (unsigned long long)n,
+                  count > 1 ? "s" : "", missing);
+    pgas_fail(call, "PE %d called %s (%llu %s, the job's collective heap call #%llu), but "
+                    "PE%s %s did not: %s at a barrier, collective or finalize instead; every "
+                    "PE must make the same collective heap calls in the same order",
+              t->pe, call, (unsigned long long)size, req, (unsigned long long)n,
+              count > 1 ? "s" : "", missing, count > 1 ? "they arrived" : "it arrived");
+}
+
+/* Publishes this PE's request, waits for all, and fails if any PE asked otherwise. Every
+ * heap call counts: a PE that skipped the call meets this one at another world barrier
+ * (barrier_all, finalize), and its count gives it away at once instead of at the timeout. */
 static void agree_on_request(pgas_thread *t, const char *call, uint64_t kind, uint64_t size,
                              uint64_t align)
 {
@@ -204,7 +250,16 @@ static void agree_on_request(pgas_thread *t, const char *call, uint64_t kind, ui
     atomic_exchange(&me->alloc_kind, kind);
     atomic_exchange(&me->alloc_size, size);
     atomic_exchange(&me->alloc_align, align);
+    atomic_exchange(&me->heap_call_name, call);
+    /* seq_cst both here and in pgas_heap_check_finished: either this PE sees that a peer
+     * has finished, or the finishing peer sees this count. */
+    uint64_t n = atomic_fetch_add(&me->heap_calls, 1) + 1;
+    char missing[8];
+    if (list_other_counts(w, n, true, missing, sizeof missing) > 0)
+        fail_missing(t, call, n, size, true);
     pgas_barrier_wait(t, &w->teams[0].barrier, w->n_pes, call);
+    if (list_other_counts(w, n, false, missing, sizeof missing) > 0)
+        fail_missing(t, call, n, size, false);
     for (int p = 0; p < w->n_pes; p++) {
         pgas_pe *other = &w->pes[p];
         uint64_t k = atomic_load(&other->alloc_kind), s = atomic_load(&other->alloc_size),
@@ -227,6 +282,26 @@ static void agree_on_request(pgas_thread *t, const char *call, uint64_t kind, ui
     }
     /* No PE may publish its next request before every PE has compared this one. */
     pgas_barrier_wait(t, &w->teams[0].barrier, w->n_pes, call);
+}
+
+void pgas_heap_check_finished(pgas_thread *t)
+{
+    pgas_world *w = t->world;
+    pgas_pe *me = &w->pes[t->pe];
+    atomic_store(&me->finished, 1);
+    uint64_t mine = atomic_load(&me->heap_calls);
+    for (int p = 0; p < w->n_pes; p++) {
+        uint64_t theirs = atomic_load(&w->pes[p].heap_calls);
+        if (theirs <= mine)
+            continue;
+        const char *call = atomic_load(&w->pes[p].heap_call_name);
+        pgas_fail(call, "PE %d is in %s (the job's collective heap call #%llu, %llu bytes), but "
+                        "this PE returned from its main function after %llu heap calls; every "
+                        "PE must make the same collective heap calls in the same order",
+                  p, call, (unsigned long long)theirs,
+                  (unsigned long long)atomic_load(&w->pes[p].alloc_size),
+                  (unsigned long long)mine);
+    }
 }
 
 void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero)

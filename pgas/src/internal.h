@@ -64,6 +64,8 @@ void pgas_config_read(pgas_config *config);
 
 /* Makes this PE's messages use OpenSHMEM names (shmem_init calls it). */
 void pgas_use_openshmem_names(void);
+/* True when t's PE speaks OpenSHMEM: its messages name shmem_ calls and routines. */
+bool pgas_speaks_openshmem(const pgas_thread *t);
 
 /* Prints "shmemu: PE p: call: message" and aborts. Only the first failing thread prints. */
 _Noreturn void pgas_fail(const char *call, const char *fmt, ...)
@@ -141,11 +143,17 @@ typedef struct pgas_reuse_slot {
 typedef struct pgas_pe {
     int id;
     _Atomic int init_status;  /* NVSHMEM_STATUS_* */
+    _Atomic int init_calls;   /* 1 once the PE has been initialized (a second init is misuse) */
     pgas_heap_allocator heap; /* touched only by the PE's host thread, in collectives */
     /* The request of the collective allocation in progress, compared across PEs. */
     _Atomic uint64_t alloc_size;
     _Atomic uint64_t alloc_align;
     _Atomic uint64_t alloc_kind;
+    /* Collective heap calls this PE has entered, and the name of the last: a PE whose count
+     * differs at the same barrier skipped (or added) one (heap.c names both sides). */
+    _Atomic uint64_t heap_calls;
+    _Atomic(const char *) heap_call_name;
+    _Atomic int finished; /* the PE's main function has returned (world.c) */
     pgas_registered *registered; /* nvshmemx_buffer_register */
     size_t n_registered;
     _Atomic int parked; /* threads parked on a word of this PE's heap */
@@ -252,6 +260,9 @@ void pgas_heap_check_local(const pgas_thread *self, const char *call, const char
 void pgas_check_pe(const pgas_thread *self, const char *call, int pe);
 void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero);
 void pgas_heap_free(const char *call, void *ptr);
+/* t's PE has finished: fails, naming both sides, when another PE is in (or later enters) a
+ * collective heap call that this PE never made. */
+void pgas_heap_check_finished(pgas_thread *t);
 
 /* ---- waiting and waking (park.c, hang.c) --------------------------------------------- */
 

@@ -39,6 +39,9 @@ pgas_thread *pgas_require(const char *call)
 {
     pgas_thread *t = pgas_require_attached(call);
     int status = atomic_load_explicit(&t->world->pes[t->pe].init_status, memory_order_relaxed);
+    if (status != NVSHMEM_STATUS_IS_INITIALIZED && pgas_speaks_openshmem(t))
+        pgas_fail(call, "called after shmem_finalize(); OpenSHMEM calls need an initialized "
+                        "PE: finalize last");
     if (status != NVSHMEM_STATUS_IS_INITIALIZED)
         pgas_fail(call, "called before nvshmem_init() or shmem_init() (or after finalize); "
                         "initialize first");
@@ -231,6 +234,7 @@ static void *pe_thread_main(void *arg)
         start->result = start->fn(start->fn_arg);
     else
         start->result = start->main_fn(start->argc, start->argv, start->envp);
+    pgas_heap_check_finished(t);
     /* the emulator stops the PE's streams while the thread still belongs to the job */
     pgas_thread_run_exit_hook();
     thread_detach(NULL);
@@ -314,10 +318,16 @@ static void init_this_pe(const char *call)
     if (self == NULL)
         attach_implicit_job(call);
     pgas_pe *pe = &self->world->pes[self->pe];
-    int expected = NVSHMEM_STATUS_NOT_INITIALIZED;
-    if (!atomic_compare_exchange_strong(&pe->init_status, &expected,
-                                        NVSHMEM_STATUS_IS_INITIALIZED))
-        return; /* NVSHMEM allows repeated init */
+    /* NVSHMEM and OpenSHMEM 1.5 both say a second initialization in a program is undefined
+     * (OpenSHMEM 1.6 adds reference counting; shmem.h claims 1.5): report it. */
+    if (atomic_load(&pe->init_status) == NVSHMEM_STATUS_IS_INITIALIZED)
+        pgas_fail(call, "this PE is already initialized; a second initialization is undefined in "
+                        "NVSHMEM and OpenSHMEM 1.5: initialize once per PE, at the start");
+    if (atomic_exchange(&pe->init_calls, 1) != 0)
+        pgas_fail(call, "this PE was initialized and finalized before; NVSHMEM and OpenSHMEM "
+                        "1.5 allow one initialization per program: initialize once at the "
+                        "start and finalize once at the end");
+    atomic_store(&pe->init_status, NVSHMEM_STATUS_IS_INITIALIZED);
     /* nvshmem_init is collective: no PE leaves before every PE has its heap ready. */
     pgas_team *world_team = &self->world->teams[0];
     pgas_barrier_wait(self, &world_team->barrier, world_team->size, call);
