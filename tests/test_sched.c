@@ -15,7 +15,7 @@
  *     anything; it compares the program's declared result (a checksum line, a pattern, a
  *     file), not lines that PEs print in a schedule-dependent order.
  * The suite's binary doubles as the explorer's test programs: `test_sched --racy-child`,
- * `--chatty-child [FILE]`.
+ * `--chatty-child [FILE]`, `--cycle-child`.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -740,10 +740,84 @@ static void test_explore_compares_the_declared_result(void **state)
     unlink(trace);
 }
 
+/* The printed replay command, run as printed, reproduces the deadlock: the same report
+ * (same decision, same PEs). The command used to omit SHMEMU_NPES (and PCT's depth), so a
+ * program taking its PE count from SHMEMU_NPES replayed 1 PE. */
+static int cycle_child_main(void)
+{
+    return shmemu_launch(shmemu_npes_from_env(), cycle_body, NULL);
+}
+
+static void test_replay_command_reproduces_the_deadlock(void **state)
+{
+    (void)state;
+    char self[512], trace[256], cmd[4096];
+    static char out[32768], again[32768];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = '\0';
+    temp_path(trace, sizeof trace, "deadlock replay.trace"); /* a space: the line quotes it */
+    static const char *const settings[] = {
+        "SHMEMU_SCHED=random SHMEMU_SEED=2", "SHMEMU_SCHED=pct SHMEMU_SEED=5 SHMEMU_PCT_DEPTH=5",
+        "SHMEMU_SCHED=rr SHMEMU_TRACE_OUT='%s'"};
+    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+        char env[600];
+        snprintf(env, sizeof env, settings[i], trace);
+        snprintf(cmd, sizeof cmd, "env -u SHMEMU_NPES %s SHMEMU_NPES=3 SHMEMU_HANG_TIMEOUT=0 "
+                 "%s --cycle-child", env, self);
+        int rc = run_shell(cmd, out, sizeof out);
+        const char *line = strstr(out, "shmemu: replay: ");
+        if (rc != 3 || line == NULL)
+            fail_msg("%s: exit %d; expected 3 with a replay line. Output:\n%s", env, rc, out);
+        line += strlen("shmemu: replay: ");
+        char replay[2048];
+        snprintf(replay, sizeof replay, "env -u SHMEMU_NPES %.*s", (int)strcspn(line, "\n"),
+                 line);
+        assert_non_null(strstr(replay, " SHMEMU_NPES=3 "));
+        /* as printed (env -u: not with this process's SHMEMU_NPES) */
+        rc = run_shell(replay, again, sizeof again);
+        const char *first = strstr(out, "shmemu: deadlock ("), *second =
+            strstr(again, "shmemu: deadlock (");
+        if (rc != 3 || first == NULL || second == NULL ||
+            strncmp(first, second, strcspn(first, "\n") + 1) != 0 ||
+            strstr(again, "PE 2 (host) waits in nvshmem_signal_wait_until") == NULL)
+            fail_msg("%s: the printed replay command\n  %s\nended with %d; expected the same "
+                     "deadlock of 3 PEs. First run:\n%s\nReplay:\n%s", env, replay, rc, out,
+                     again);
+    }
+    unlink(trace);
+}
+
+/* An unwritable SHMEMU_TRACE_OUT is an error before the job runs (it exited 0, traceless). */
+static void test_unwritable_trace_out_is_an_error(void **state)
+{
+    (void)state;
+    char self[512], cmd[2048], out[8192];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = '\0';
+    static const struct { const char *path, *want; } bad[] = {
+        {"/nonexistent-shmemu-dir/t.trace", "No such file or directory"},
+        {"/tmp", "it is a directory"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "SHMEMU_SCHED=random SHMEMU_TRACE_OUT=%s %s --racy-child",
+                 bad[i].path, self);
+        int rc = run_shell(cmd, out, sizeof out);
+        char want[512];
+        snprintf(want, sizeof want, "shmemu: SHMEMU_TRACE_OUT=%s cannot be written: %s",
+                 bad[i].path, bad[i].want);
+        if (rc != 2 || strstr(out, want) == NULL || strstr(out, "checksum") != NULL)
+            fail_msg("%s: exit %d; expected 2 with \"%s\", before the job ran. Output:\n%s",
+                     bad[i].path, rc, want, out);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--racy-child") == 0)
         return racy_child_main();
+    if (argc > 1 && strcmp(argv[1], "--cycle-child") == 0)
+        return cycle_child_main();
     if (argc > 1 && strcmp(argv[1], "--chatty-child") == 0)
         return chatty_child_main(argc > 2 ? argv[2] : NULL);
     clear_sched();
@@ -763,6 +837,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_explore_finds_shrinks_and_replays),
         cmocka_unit_test(test_explore_rejects_bad_arguments),
         cmocka_unit_test(test_explore_compares_the_declared_result),
+        cmocka_unit_test(test_replay_command_reproduces_the_deadlock),
+        cmocka_unit_test(test_unwritable_trace_out_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,6 +33,8 @@
  * register (pgas_sched_spawn_mark/_wait). So the numbering, like every decision, depends
  * only on the seed and the program.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -41,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -650,12 +653,42 @@ static void *alloc_or_die(size_t n, size_t size, const char *what)
     return p;
 }
 
+/* SHMEMU_TRACE_OUT must be writable before the job runs: a trace that cannot be written
+ * is found at the start (exit 2), not after a long run that then exits 0 without it. The
+ * probe is the temporary file the trace is written to (PATH.tmp.PID, then renamed). */
+static void check_trace_out(const char *path)
+{
+    struct stat st;
+    const char *why = NULL;
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        why = S_ISDIR(st.st_mode) ? "it is a directory" : "it exists and is not a regular file";
+    } else {
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            why = strerror(errno);
+        } else {
+            close(fd);
+            unlink(tmp);
+        }
+    }
+    if (why == NULL)
+        return;
+    fprintf(stderr, "shmemu: SHMEMU_TRACE_OUT=%s cannot be written: %s (the trace is written "
+                    "to %s, then renamed); give a file in a writable directory\n", path, why,
+            tmp);
+    exit(2);
+}
+
 void pgas_sched_create(pgas_world *world)
 {
     pgas_config *cfg = &world->config;
     if (cfg->sched_strategy == PGAS_SCHED_OFF && cfg->replay[0] == '\0' &&
         cfg->guide[0] == '\0')
         return;
+    if (cfg->trace_out[0] != '\0')
+        check_trace_out(cfg->trace_out);
     pgas_sched *s = alloc_or_die(1, sizeof *s, "the scheduler");
     s->world = world;
     if (cfg->replay[0] != '\0') {
@@ -736,7 +769,10 @@ void pgas_sched_destroy(pgas_world *world)
     pgas_sched *s = world->sched;
     if (s == NULL)
         return;
-    pgas_trace_flush(s);
+    if (pgas_trace_flush(s) != 0) {
+        fflush(NULL);
+        exit(2); /* the trace asked for is not there (the message is printed) */
+    }
     if (s->replaying && LD(s->decisions) != s->replay_n && !LD(s->finished)) {
         fprintf(stderr, "shmemu: replay: the run ended after %llu scheduling decisions; the "
                         "trace %s holds %llu: the program or its input changed\n",

@@ -161,8 +161,9 @@ int pgas_trace_parse(const char *name, const unsigned char *buf, size_t len,
 /* Reads the regular file path whole and parses it (pgas_trace_parse). */
 int pgas_trace_read(const char *path, pgas_trace_header *h, uint64_t **log, uint64_t *n,
                     char *err, size_t err_len);
-/* Writes the trace if SHMEMU_TRACE_OUT asked for one (once). */
-void pgas_trace_flush(pgas_sched *s);
+/* Writes the trace if SHMEMU_TRACE_OUT asked for one (once). Returns -1 (after printing
+ * why) when it could not be written, else 0. */
+int pgas_trace_flush(pgas_sched *s);
 /* Prints where a replay departs from its trace and exits with PGAS_SCHED_DIVERGED_EXIT. */
 _Noreturn void pgas_trace_diverged(pgas_sched *s, uint64_t at, const pgas_sched_entity *me,
                                    const char *call, const char *why);
@@ -174,6 +175,14 @@ int pgas_guide_parse(const char *name, const char *buf, size_t len, pgas_guide_s
 /* Reads the regular file path whole and parses it (pgas_guide_parse). */
 int pgas_guide_read(const char *path, pgas_guide_step **steps, size_t *n, char *err,
                     size_t err_len);
+
+/* sched_report.c: writes s for a POSIX shell (as it is when every character is safe, else
+ * in single quotes), so that a printed command runs as printed. */
+void pgas_sched_put_quoted(FILE *f, const char *s);
+/* Prints "shmemu: replay: <command>": the settings (the trace, or strategy, seed and PCT's
+ * parameters; SHMEMU_NPES; every other SHMEMU_* / NVSHMEM_* variable of the environment)
+ * and the program's command line, quoted, that replay this run. */
+void pgas_sched_print_replay(FILE *f, const pgas_sched *s);
 
 /* sched_report.c: nothing can run; report every blocked entity and exit. */
 _Noreturn void pgas_sched_deadlock(pgas_sched *s, const char *what);

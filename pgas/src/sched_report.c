@@ -18,6 +18,7 @@
  * and ends the process, so it reads the threads' records without ordering.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -219,6 +220,98 @@ int pgas_report_waits(pgas_world *world, FILE *f, const char *indent)
     return n;
 }
 
+void pgas_sched_put_quoted(FILE *f, const char *s)
+{
+    bool safe = *s != '\0';
+    for (const char *p = s; *p != '\0' && safe; p++)
+        safe = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:,+@%=-",
+                      *p) != NULL;
+    if (safe) {
+        fputs(s, f);
+        return;
+    }
+    fputc('\'', f);
+    for (const char *p = s; *p != '\0'; p++) {
+        if (*p == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*p, f);
+    }
+    fputc('\'', f);
+}
+
+static void put_setting(FILE *f, const char *name, const char *value)
+{
+    fprintf(f, " %s=", name);
+    pgas_sched_put_quoted(f, value);
+}
+
+extern char **environ;
+
+/* The replay needs the job's whole setting, not only the schedule's: SHMEMU_NPES (a
+ * program linked with shmemu-cc runs 1 PE without it), the heap size, the checking mode,
+ * the planted bug, the emulator's SMs. They are all SHMEMU_* or NVSHMEM_* variables, so
+ * every one of those is repeated, except the scheduler's own, which the replay sets. */
+void pgas_sched_print_replay(FILE *f, const pgas_sched *s)
+{
+    static const char *const own[] = {"SHMEMU_SCHED=", "SHMEMU_SEED=", "SHMEMU_TRACE_OUT=",
+                                      "SHMEMU_REPLAY=", "SHMEMU_SCHED_GUIDE=",
+                                      "SHMEMU_PCT_DEPTH=", "SHMEMU_PCT_STEPS=", "SHMEMU_NPES=",
+                                      NULL};
+    const pgas_config *cfg = &s->world->config;
+    fprintf(f, "shmemu: replay:");
+    char num[32];
+    if (s->replaying) {
+        put_setting(f, "SHMEMU_REPLAY", cfg->replay);
+    } else if (cfg->trace_out[0] != '\0') {
+        put_setting(f, "SHMEMU_REPLAY", cfg->trace_out);
+    } else if (s->strategy == PGAS_SCHED_GUIDE) {
+        put_setting(f, "SHMEMU_SCHED_GUIDE", cfg->guide);
+    } else {
+        put_setting(f, "SHMEMU_SCHED", pgas_sched_strategy_name(s->strategy));
+        snprintf(num, sizeof num, "%llu", (unsigned long long)s->seed);
+        put_setting(f, "SHMEMU_SEED", num);
+        if (s->strategy == PGAS_SCHED_PCT) {
+            snprintf(num, sizeof num, "%d", s->pct_depth);
+            put_setting(f, "SHMEMU_PCT_DEPTH", num);
+            snprintf(num, sizeof num, "%llu", (unsigned long long)s->pct_steps);
+            put_setting(f, "SHMEMU_PCT_STEPS", num);
+        }
+    }
+    const char *npes = getenv("SHMEMU_NPES");
+    if (npes == NULL || npes[0] == '\0') {
+        snprintf(num, sizeof num, "%d", s->world->n_pes);
+        npes = num;
+    }
+    put_setting(f, "SHMEMU_NPES", npes);
+    for (char **e = environ; *e != NULL; e++) {
+        const char *eq = strchr(*e, '=');
+        if (eq == NULL || (strncmp(*e, "SHMEMU_", 7) != 0 && strncmp(*e, "NVSHMEM_", 8) != 0))
+            continue;
+        bool skip = false;
+        for (int k = 0; own[k] != NULL && !skip; k++)
+            skip = strncmp(*e, own[k], strlen(own[k])) == 0;
+        if (skip)
+            continue;
+        fprintf(f, " %.*s", (int)(eq - *e + 1), *e);
+        pgas_sched_put_quoted(f, eq + 1);
+    }
+    /* the command line, whole (the trace header keeps it cut and joined by spaces) */
+    FILE *c = fopen("/proc/self/cmdline", "rb");
+    char buf[8192];
+    size_t n = c != NULL ? fread(buf, 1, sizeof buf - 1, c) : 0;
+    if (c != NULL)
+        fclose(c);
+    buf[n] = '\0';
+    if (n == 0)
+        fprintf(f, " %s %s", s->header.program, s->header.args);
+    for (size_t at = 0; at < n; at += strlen(buf + at) + 1) {
+        fputc(' ', f);
+        pgas_sched_put_quoted(f, buf + at);
+    }
+    fputc('\n', f);
+}
+
 _Noreturn void pgas_sched_deadlock(pgas_sched *s, const char *what)
 {
     atomic_store(&s->finished, 1);
@@ -246,18 +339,7 @@ _Noreturn void pgas_sched_deadlock(pgas_sched *s, const char *what)
     fprintf(f, "shmemu: deadlock: %d thread(s) wait and none of them can ever be satisfied: "
                "no other thread of the job can run.\n", n);
     pgas_trace_flush(s);
-    const char *trace = world->config.trace_out;
-    if (s->replaying)
-        fprintf(f, "shmemu: replay: SHMEMU_REPLAY=%s %s %s\n", world->config.replay,
-                s->header.program, s->header.args);
-    else if (trace[0] != '\0')
-        fprintf(f, "shmemu: replay: SHMEMU_REPLAY=%s %s %s\n", trace, s->header.program,
-                s->header.args);
-    else
-        fprintf(f, "shmemu: replay: SHMEMU_SCHED=%s SHMEMU_SEED=%llu%s %s %s\n",
-                pgas_sched_strategy_name(s->strategy), (unsigned long long)s->seed,
-                s->strategy == PGAS_SCHED_PCT ? " (same SHMEMU_PCT_DEPTH)" : "",
-                s->header.program, s->header.args);
+    pgas_sched_print_replay(f, s);
     fflush(NULL);
     _exit(PGAS_SCHED_DEADLOCK_EXIT);
 }

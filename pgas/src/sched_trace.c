@@ -166,17 +166,21 @@ int pgas_trace_write(const pgas_sched *s, const char *path)
     return 0;
 }
 
-void pgas_trace_flush(pgas_sched *s)
+int pgas_trace_flush(pgas_sched *s)
 {
     const char *path = s->world->config.trace_out;
     if (path[0] == '\0' || atomic_exchange(&s->flushed, 1) != 0)
-        return;
+        return 0;
     if (atomic_load_explicit(&s->log_overflow, memory_order_relaxed))
         fprintf(stderr, "shmemu: trace %s: the run made more than %llu decisions; only the "
                         "first ones were kept (raise SHMEMU_SCHED_MAX_DECISIONS)\n", path,
                 (unsigned long long)s->max_decisions);
-    if (pgas_trace_write(s, path) != 0)
-        fprintf(stderr, "shmemu: cannot write the trace %s: %s\n", path, strerror(errno));
+    if (pgas_trace_write(s, path) != 0) {
+        fprintf(stderr, "shmemu: cannot write the trace SHMEMU_TRACE_OUT=%s: %s\n", path,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 static int strategy_from_name(const char *name)

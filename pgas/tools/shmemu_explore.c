@@ -465,28 +465,6 @@ static void usage(FILE *f)
 
 extern char **environ;
 
-/* Writes s for a POSIX shell: as it is when it has only safe characters, else in single
- * quotes ('\'' for a quote inside). */
-static void put_quoted(FILE *f, const char *s)
-{
-    bool safe = *s != '\0';
-    for (const char *p = s; *p != '\0' && safe; p++)
-        safe = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:,+@%=-",
-                      *p) != NULL;
-    if (safe) {
-        fputs(s, f);
-        return;
-    }
-    fputc('\'', f);
-    for (const char *p = s; *p != '\0'; p++) {
-        if (*p == '\'')
-            fputs("'\\''", f);
-        else
-            fputc(*p, f);
-    }
-    fputc('\'', f);
-}
-
 /* The program's command line, after the shmemu settings of this environment that the run
  * depends on (SHMEMU_NPES, SHMEMU_BUG, SHMEMU_CHECK_NBI, NVSHMEM_SYMMETRIC_SIZE, ...), each
  * quoted for the shell so that the line runs as printed. */
@@ -505,11 +483,11 @@ static void print_command(FILE *f, char **argv)
         if (skip || eq == NULL)
             continue;
         fprintf(f, " %.*s", (int)(eq + 1 - *e), *e);
-        put_quoted(f, eq + 1);
+        pgas_sched_put_quoted(f, eq + 1);
     }
     for (char **a = argv; *a != NULL; a++) {
         fputc(' ', f);
-        put_quoted(f, *a);
+        pgas_sched_put_quoted(f, *a);
     }
     fprintf(f, "\n");
 }
@@ -619,7 +597,7 @@ int main(int argc, char **argv)
             printf("explore: shrunk from %ld to %ld preemption(s) (%ld fewer) in %d run(s)\n",
                    before, after, before - after, shrink_done);
         printf("explore: trace saved as %s; replay with:\n  SHMEMU_REPLAY=", o.trace);
-        put_quoted(stdout, o.trace);
+        pgas_sched_put_quoted(stdout, o.trace);
         print_command(stdout, o.argv);
         fflush(stdout);
         free(ref.out.data);
