@@ -547,9 +547,10 @@ static int entry_atom(reader *r, void *ctx)
          * in integer units (as LAMMPS remaps it; x = hi wraps to lo). */
         const double rel = x[d] - ps->h.lo[d];
         if (!(fabs(rel) < MAX_COORD))
-            return fail_at(r, l->number, "Atoms: atom %lld: %c = %.17g lies %.3g σ from "
-                           "%clo; the fixed-point positions wrap atoms into the box only from "
-                           "within %.0f σ (2^30) of it; wrap the atom into the box", id,
+            return fail_at(r, l->number, "Atoms: atom %lld: %c = %.17g is too far outside the "
+                           "box (%.3g σ from %clo): the fixed-point positions wrap atoms into "
+                           "the box only from within %.0f σ (2^30); wrap the atom into the box",
+                           id,
                            'x' + d, x[d], rel, 'x' + d, MAX_COORD);
         at->x[d][n] = md_wrap(md_pos_from_double(rel), sys->box.len[d]);
         at->p[d][n] = 0;
