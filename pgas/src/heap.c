@@ -175,6 +175,15 @@ static size_t allocator_take(pgas_heap_allocator *a, size_t size, size_t align)
     return SIZE_MAX;
 }
 
+/* True when offset is the start of an allocated block. */
+static bool allocator_is_live(const pgas_heap_allocator *a, size_t offset)
+{
+    for (size_t i = 0; i < a->n_blocks; i++)
+        if (a->blocks[i].offset == offset)
+            return !a->blocks[i].free;
+    return false;
+}
+
 /* Returns false when offset is not the start of an allocated block. */
 static bool allocator_give_back(pgas_heap_allocator *a, size_t offset)
 {
@@ -284,6 +293,28 @@ static void agree_on_request(pgas_thread *t, const char *call, uint64_t kind, ui
     pgas_barrier_wait(t, &w->teams[0].barrier, w->n_pes, call);
 }
 
+void pgas_heap_report_pending(const pgas_world *w, FILE *f, const char *indent)
+{
+    uint64_t n = 0;
+    int in = -1;
+    for (int p = 0; p < w->n_pes; p++) {
+        uint64_t c = atomic_load(&w->pes[p].heap_calls);
+        if (c > n) {
+            n = c;
+            in = p;
+        }
+    }
+    char missing[256];
+    int count = in >= 0 ? list_other_counts(w, n, false, missing, sizeof missing) : 0;
+    if (count == 0)
+        return;
+    const char *call = atomic_load(&w->pes[in].heap_call_name);
+    fprintf(f, "%sPE %d is in %s (%llu %s, the job's collective heap call #%llu); PE%s %s %s "
+               "not made it: every PE must make the same collective heap calls\n",
+            indent, in, call, (unsigned long long)atomic_load(&w->pes[in].alloc_size),
+            strcmp(call, "nvshmem_free") == 0 ? "heap offset" : "bytes", (unsigned long long)n, count > 1 ? "s" : "", missing, count > 1 ? "have" : "has");
+}
+
 void pgas_heap_check_finished(pgas_thread *t)
 {
     pgas_world *w = t->world;
@@ -354,9 +385,15 @@ void pgas_heap_free(const char *call, void *ptr)
                   ptr);
     }
     size_t offset = a - b;
+    /* A bad pointer is this PE's own error: report it before the collective part, where it
+     * would also look like a heap call the other PEs did not make. */
+    pgas_heap_allocator *heap = &t->world->pes[t->pe].heap;
+    if (!allocator_is_live(heap, offset))
+        pgas_fail(call, "%p (heap offset %zu) is not the start of a live allocation; free "
+                        "each pointer from nvshmem_malloc exactly once", ptr, offset);
     pgas_quiet(t);
     agree_on_request(t, call, ALLOC_KIND_FREE, offset, 0);
-    if (!allocator_give_back(&t->world->pes[t->pe].heap, offset))
+    if (!allocator_give_back(heap, offset))
         pgas_fail(call, "%p (heap offset %zu) is not the start of a live allocation; free "
                         "each pointer from nvshmem_malloc exactly once", ptr, offset);
 }

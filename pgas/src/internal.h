@@ -184,6 +184,7 @@ typedef struct pgas_wait_record {
     _Atomic(const char *) what;
     _Atomic uint64_t since_ns;
     _Atomic uint64_t fiber; /* the emulated thread that waits: x | y << 21 | z << 42, plus 1 */
+    _Atomic uintptr_t caller; /* the return address into the program (PGAS_NOTE_CALLER), or 0 */
 } pgas_wait_record;
 
 struct pgas_thread {
@@ -210,7 +211,17 @@ struct pgas_thread {
     /* the API call in progress (pgas_require, pgas_thread_note_call): names runtime writes
      * in deterministic mode (traces, last writers); touched by this thread only */
     const char *api_call;
+    /* where the program made the API call caller_call (PGAS_NOTE_CALLER): hang and deadlock
+     * reports name the source line (sched_report.c); touched by this thread only */
+    const void *caller;
+    const char *caller_call;
 };
+
+/* At the entry of an API call that may wait, after pgas_require: remembers the return
+ * address into the program for the wait's record. A macro, because the address must be
+ * taken in the API function itself. */
+#define PGAS_NOTE_CALLER(t)                                                                   \
+    ((t)->caller = __builtin_return_address(0), (t)->caller_call = (t)->api_call)
 
 /* ---- the job ------------------------------------------------------------------------- */
 
@@ -263,6 +274,9 @@ void pgas_heap_free(const char *call, void *ptr);
 /* t's PE has finished: fails, naming both sides, when another PE is in (or later enters) a
  * collective heap call that this PE never made. */
 void pgas_heap_check_finished(pgas_thread *t);
+/* For hang reports: when the PEs' collective heap-call counts differ, prints one line naming
+ * the PE in the latest call, the call, its size and the PEs that have not made it. */
+void pgas_heap_report_pending(const pgas_world *world, FILE *f, const char *indent);
 
 /* ---- waiting and waking (park.c, hang.c) --------------------------------------------- */
 
