@@ -259,6 +259,13 @@ static void test_damaged_trace_is_refused(void **state)
 
 /* ---- deadlocks -------------------------------------------------------------------------- */
 
+/* The line of the wait below, which the deadlock and hang reports must name. */
+static const int cycle_wait_line = __LINE__ + 3;
+static void cycle_wait(uint64_t *sig)
+{
+    nvshmem_signal_wait_until(sig, NVSHMEM_CMP_GE, 2);
+}
+
 /* Each PE sets its successor's signal to 1, then waits for its own to reach 2: a wait-for
  * cycle through the last writers. */
 static int cycle_body(void *arg)
@@ -268,7 +275,7 @@ static int cycle_body(void *arg)
     int me = nvshmem_my_pe(), n = nvshmem_n_pes();
     uint64_t *sig = nvshmem_calloc(1, sizeof(uint64_t));
     nvshmemx_signal_op(sig, 1, NVSHMEM_SIGNAL_SET, (me + 1) % n);
-    nvshmem_signal_wait_until(sig, NVSHMEM_CMP_GE, 2);
+    cycle_wait(sig);
     nvshmem_finalize();
     return 0;
 }
@@ -295,6 +302,22 @@ static const char *expect_deadlock(int (*body)(void *))
     return out;
 }
 
+/* The report line after `waiter` names this file and `line` as the wait's call site. */
+static void expect_source_line(const char *out, const char *waiter, int line)
+{
+    const char *w = strstr(out, waiter);
+    if (w == NULL)
+        fail_msg("no \"%s\" in the report:\n%s", waiter, out);
+    const char *next = strchr(w, '\n');
+    char want[64];
+    snprintf(want, sizeof want, "test_sched.c:%d ", line);
+    if (next == NULL || strncmp(next + 1, "      called at ", 16) != 0 ||
+        strstr(next + 1, want) == NULL || strstr(next + 1, want) > strchr(next + 1, '\n')) {
+        print_error("%s", out);
+        fail_msg("the report does not name %s (the call site) after \"%s\"", want, waiter);
+    }
+}
+
 static void test_deadlock_cycle_is_reported(void **state)
 {
     (void)state;
@@ -308,6 +331,8 @@ static void test_deadlock_cycle_is_reported(void **state)
     assert_contains(out, "last writer: PE 0 (host) in nvshmemx_signal_op, at decision ");
     assert_contains(out, "wait-for cycle (waiter -> the last writer of its word): PE ");
     assert_contains(out, "shmemu: replay: SHMEMU_SCHED=random SHMEMU_SEED=2");
+    expect_source_line(out, "PE 0 (host) waits in nvshmem_signal_wait_until", cycle_wait_line);
+    expect_source_line(out, "PE 1 (host) waits in nvshmem_signal_wait_until", cycle_wait_line);
 }
 
 /* Free-running, the hang timeout prints the same lines, without the last writer. */
@@ -328,6 +353,8 @@ static void test_free_running_hang_gives_the_same_report(void **state)
         fail_msg("the free-running hang ended with status 0x%x; expected exit 3", status);
     }
     assert_contains(out, "PE 0 (host) waits in nvshmem_signal_wait_until for ");
+    expect_source_line(out, "PE 0 (host) waits in nvshmem_signal_wait_until for ",
+                       cycle_wait_line);
     assert_contains(out, "-byte allocation at + 0x");
     assert_contains(out, ">= 2, current value 1");
     assert_contains(out, "last writer: not tracked in free-running mode");
@@ -340,20 +367,23 @@ static int unsent_body(void *arg)
     nvshmem_init();
     uint64_t *sig = nvshmem_calloc(1, sizeof(uint64_t));
     if (nvshmem_my_pe() == 1)
-        nvshmem_signal_wait_until(sig, NVSHMEM_CMP_EQ, 7);
-    nvshmem_barrier_all();
+        nvshmem_uint64_wait_until(sig, NVSHMEM_CMP_EQ, 7); /* unsent_wait_line */
+    nvshmem_barrier_all();                                 /* unsent_wait_line + 1 */
     nvshmem_finalize();
     return 0;
 }
+static const int unsent_wait_line = __LINE__ - 5;
 
 static void test_unsent_signal_is_reported(void **state)
 {
     (void)state;
     const char *out = expect_deadlock(unsent_body);
-    assert_contains(out, "PE 1 (host) waits in nvshmem_signal_wait_until: word ");
+    assert_contains(out, "PE 1 (host) waits in nvshmem_uint64_wait_until: word ");
     assert_contains(out, "== 7, current value 0");
     assert_contains(out, "this is a signal that nobody sent");
     assert_contains(out, "PE 0 (host) waits in nvshmem_barrier_all");
+    expect_source_line(out, "PE 1 (host) waits in nvshmem_uint64_wait_until", unsent_wait_line);
+    expect_source_line(out, "PE 0 (host) waits in nvshmem_barrier_all", unsent_wait_line + 1);
 }
 
 /* A kernel whose thread (1,0,0) of block 0 waits for a device signal that never comes,
@@ -368,6 +398,7 @@ KERNEL(stuck_kernel, stuck_args, a)
         nvshmem_signal_wait_until(a.sig, NVSHMEM_CMP_EQ, 5);
     __syncthreads();
 }
+static const int stuck_wait_line = __LINE__ - 3;
 
 static int kernel_stuck_body(void *arg)
 {
@@ -390,6 +421,8 @@ static void test_kernel_deadlock_names_block_and_thread(void **state)
     assert_contains(out, "PE 0 (kernel stuck_kernel block 0, thread (1,0,0)) waits in "
                          "nvshmem_signal_wait_until");
     assert_contains(out, "== 5, current value 0");
+    expect_source_line(out, "PE 0 (kernel stuck_kernel block 0, thread (1,0,0)) waits in "
+                            "nvshmem_signal_wait_until", stuck_wait_line);
     assert_contains(out, "PE 0 (host) waits in cudaDeviceSynchronize");
     assert_contains(out, "PE 1 (host) waits in nvshmem_barrier_all");
 }

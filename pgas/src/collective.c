@@ -121,6 +121,7 @@ int pgas_coll_alltoall(const char *call, int team_id, void *dest, const void *so
 void nvshmem_barrier_all(void)
 {
     coll_ctx c = coll_begin("nvshmem_barrier_all", NVSHMEM_TEAM_WORLD);
+    PGAS_NOTE_CALLER(c.t);
     coll_sync(&c, "nvshmem_barrier_all");
 }
 

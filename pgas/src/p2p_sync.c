@@ -22,6 +22,7 @@ typedef struct ivar_set {
     int cmp;
     uint64_t value;         /* when values is NULL */
     const char *values;     /* vector forms: one comparison value per ivar */
+    const void *caller;     /* the program's call site (PGAS_NOTE_CALLER) */
 } ivar_set;
 
 static pgas_kind kind_for(size_t size, bool is_signed)
@@ -58,6 +59,8 @@ static void acquire_at(const ivar_set *s, size_t i)
 static pgas_thread *check_set(const ivar_set *s)
 {
     pgas_thread *t = pgas_require(s->call);
+    t->caller = s->caller;
+    t->caller_call = t->api_call;
     if (!pgas_cmp_valid(s->cmp))
         pgas_fail(s->call, "unknown comparison %d; use NVSHMEM_CMP_EQ, _NE, _GT, _LE, _LT or "
                            "_GE (%d to %d)", s->cmp, NVSHMEM_CMP_EQ, NVSHMEM_CMP_GE);
@@ -205,7 +208,7 @@ static size_t set_test_some(const ivar_set *s, size_t *indices)
     ((ivar_set){.call = "nvshmem_" NAME_SUFFIX, .ivars = (char *)(IVARS),                     \
                 .elem_size = sizeof(TYPE), .kind = kind_for(sizeof(TYPE), (TYPE)~(TYPE)0 < (TYPE)1), \
                 .nelems = (N), .status = (STATUS), .cmp = (CMP), .value = (uint64_t)(VALUE),  \
-                .values = (const char *)(VALUES)})
+                .values = (const char *)(VALUES), .caller = __builtin_return_address(0)})
 
 #define DEFINE_WAIT(TYPE, NAME)                                                               \
     void nvshmem_##NAME##_wait_until(TYPE *ivar, int cmp, TYPE cmp_value)                     \

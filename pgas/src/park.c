@@ -312,6 +312,8 @@ static void record_wait(pgas_thread *t, const wait_condition *c, const char *cal
     atomic_exchange(&r->value, c->value);
     atomic_exchange(&r->call, call);
     atomic_exchange(&r->what, what);
+    /* the program's call site, if this API call noted it (not a stale one of another call) */
+    atomic_exchange(&r->caller, t->caller_call == t->api_call ? (uintptr_t)t->caller : 0);
     atomic_exchange(&r->since_ns, pgas_now_ns());
     atomic_exchange(&r->active, 1);
 }

@@ -17,6 +17,7 @@
  * The report runs while every other entity is parked (deterministic mode) or stuck (a hang),
  * and ends the process, so it reads the threads' records without ordering.
  */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,62 @@ static void describe_word(const pgas_world *world, const volatile void *addr, ch
     pgas_describe_address(world, addr, out, len);
 }
 
+/* The program's source line for a return address: "file.c:42 (in main)", by dladdr (the
+ * object and its load address) and addr2line (binutils; the line needs -g). Without them,
+ * "object+0xoffset", which addr2line -e object turns into the line by hand. Runs only
+ * while a report is printed (the process then exits), so a child process is fine. */
+static void describe_caller(uintptr_t pc, char *out, size_t len)
+{
+    out[0] = '\0';
+    Dl_info info, self;
+    if (pc == 0 || dladdr((void *)pc, &info) == 0 || info.dli_fbase == NULL)
+        return;
+    const char *object = info.dli_fname;
+    char exe[4096];
+    if (dladdr((void *)describe_caller, &self) != 0 && self.dli_fbase == info.dli_fbase) {
+        /* the main program (its dli_fname may be empty): its path, not /proc/self/exe,
+         * which would name addr2line in addr2line */
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0)
+            return;
+        exe[n] = '\0';
+        object = exe;
+    }
+    /* position-independent objects (ET_DYN) are looked up by offset, others by address */
+    unsigned char ehdr[18] = {0};
+    FILE *e = fopen(object, "rb");
+    bool pie = e != NULL && fread(ehdr, 1, sizeof ehdr, e) == sizeof ehdr && ehdr[16] == 3;
+    if (e != NULL)
+        fclose(e);
+    uintptr_t at = pc - 1 - (pie ? (uintptr_t)info.dli_fbase : 0); /* pc - 1: the call */
+    char *cmd = NULL;
+    size_t cmd_len = 0;
+    FILE *m = open_memstream(&cmd, &cmd_len);
+    if (m == NULL)
+        return;
+    fputs("addr2line -f -C -e ", m);
+    pgas_sched_put_quoted(m, object);
+    fprintf(m, " 0x%llx 2>/dev/null", (unsigned long long)at);
+    fclose(m);
+    char func[256] = "", where[512] = "";
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    if (p != NULL) {
+        if (fgets(func, sizeof func, p) == NULL || fgets(where, sizeof where, p) == NULL)
+            where[0] = '\0';
+        pclose(p);
+    }
+    func[strcspn(func, "\n")] = '\0';
+    where[strcspn(where, " \n")] = '\0'; /* "file:line (discriminator 1)" */
+    if (where[0] != '\0' && where[0] != '?' && strstr(where, ":?") == NULL &&
+        strstr(where, ":0") != where + strlen(where) - 2)
+        snprintf(out, len, "%s (in %s)", where, func[0] != '\0' ? func : "??");
+    else
+        snprintf(out, len, "%s+0x%llx (no line information: build with -g; addr2line, from "
+                 "binutils, names the line)", info.dli_fname != NULL && info.dli_fname[0] != '\0'
+                 ? info.dli_fname : object, (unsigned long long)at);
+}
+
 static void print_value(FILE *f, pgas_kind kind, uint64_t v)
 {
     switch (kind) {
@@ -161,6 +218,10 @@ int pgas_report_waits(pgas_world *world, FILE *f, const char *indent)
             print_value(f, kind, pgas_load_kind(addr, kind));
             fprintf(f, "\n");
         }
+        char site[768];
+        describe_caller(atomic_load(&r->caller), site, sizeof site);
+        if (site[0] != '\0')
+            fprintf(f, "%s    called at %s\n", indent, site);
         edge[i] = -1;
         const pgas_last_writer *w = last_writer_of(world, addr);
         if (world->sched == NULL) {

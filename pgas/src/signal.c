@@ -59,6 +59,7 @@ uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_val
 {
     const char *call = "nvshmem_signal_wait_until";
     pgas_thread *t = pgas_require(call);
+    PGAS_NOTE_CALLER(t);
     if (!pgas_cmp_valid(cmp))
         pgas_fail(call, "unknown comparison %d; use NVSHMEM_CMP_EQ, _NE, _GT, _LE, _LT or _GE "
                         "(%d to %d)", cmp, NVSHMEM_CMP_EQ, NVSHMEM_CMP_GE);
