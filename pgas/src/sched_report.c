@@ -147,6 +147,10 @@ static void describe_caller(uintptr_t pc, char *out, size_t len)
     }
     func[strcspn(func, "\n")] = '\0';
     where[strcspn(where, " \n")] = '\0'; /* "file:line (discriminator 1)" */
+    /* a site inside the runtime (an OpenSHMEM call that went through its NVSHMEM twin
+     * without a tail call) would name the wrong line: say nothing rather than that */
+    if (strstr(where, "pgas/src/") != NULL || strstr(where, "emu/src/") != NULL)
+        return;
     if (where[0] != '\0' && where[0] != '?' && strstr(where, ":?") == NULL &&
         strstr(where, ":0") != where + strlen(where) - 2)
         snprintf(out, len, "%s (in %s)", where, func[0] != '\0' ? func : "??");
