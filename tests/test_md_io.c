@@ -889,6 +889,13 @@ static void test_output_paths(void **state)
     assert_int_equal(parse(&o, &err, "--checkpoint", slink, "--dump", real, NULL), -1);
     md_test_contains(err.msg, slink);
     md_test_contains(err.msg, real);
+    /* A dangling symlink is the file that writing through it would create. */
+    char dangling[512], target[512];
+    tmp_path(dangling, sizeof dangling, "dangling.xyz");
+    tmp_path(target, sizeof target, "target.ckpt");
+    assert_int_equal(symlink("sub/../target.ckpt", dangling), 0);
+    assert_int_equal(parse(&o, &err, "--checkpoint", target, "--dump", dangling, NULL), -1);
+    md_test_contains(err.msg, dangling);
     /* Inputs: the restart file and the data file are never overwritten. */
     spit(ck, "ckpt", 4);
     assert_int_equal(parse(&o, &err, "--restart", ck, "--dump", ck, "--dump-format", "xyz",

@@ -497,10 +497,15 @@ int md_checkpoint_probe(const char *path, md_error *err)
         free(tmp);
         return -1;
     }
-    close(fd);
-    unlink(tmp);
+    int rc = 0;
+    if (close(fd) != 0)
+        rc = md_fail(err, "--checkpoint %s: closing the test file %s failed: %s", path, tmp,
+                     strerror(errno));
+    if (unlink(tmp) != 0 && rc == 0)
+        rc = md_fail(err, "--checkpoint %s: removing the test file %s failed: %s", path, tmp,
+                     strerror(errno));
     free(tmp);
-    return 0;
+    return rc;
 }
 
 /* The pid of a name "<base>.tmp.<pid>" exactly as temp_name writes it (decimal, no sign,

@@ -5,10 +5,12 @@
  */
 #include "outpath.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -28,21 +30,53 @@ static char *dup_str(const char *s)
     return d;
 }
 
+/* The directory part of path ("." when it has none); malloc'ed. */
+static char *dir_part(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return dup_str(".");
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *dir = md_xmalloc(n + 1);
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    return dir;
+}
+
+/* A dangling symlink names the file that writing through it would create: follows the
+ * chain (at most 40 links, as the kernel does) to the first name that is not a link. */
+static char *follow_links(const char *path)
+{
+    char *cur = dup_str(path);
+    for (int hop = 0; hop < 40; hop++) {
+        struct stat st;
+        char target[PATH_MAX];
+        ssize_t n;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode) ||
+            (n = readlink(cur, target, sizeof target - 1)) < 0)
+            break;
+        target[n] = '\0';
+        char *dir = dir_part(cur);
+        size_t len = strlen(dir) + (size_t)n + 2;
+        char *next = md_xmalloc(len);
+        if (target[0] == '/')
+            snprintf(next, len, "%s", target);
+        else
+            snprintf(next, len, "%s/%s", dir, target);
+        free(dir);
+        free(cur);
+        cur = next;
+    }
+    return cur;
+}
+
 /* realpath of the directory part (when it exists) joined with the last component; the path
  * as given when the directory cannot be resolved (then it cannot be created either). */
 static char *resolve_missing(const char *path)
 {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
-    char *dir;
-    if (!slash) {
-        dir = dup_str(".");
-    } else {
-        size_t n = slash == path ? 1 : (size_t)(slash - path);
-        dir = md_xmalloc(n + 1);
-        memcpy(dir, path, n);
-        dir[n] = '\0';
-    }
+    char *dir = dir_part(path);
     char *rdir = realpath(dir, NULL);
     free(dir);
     if (!rdir || !strcmp(base, ".") || !strcmp(base, "..") || base[0] == '\0') {
@@ -66,8 +100,11 @@ static void identify(const char *path, path_id *id)
         id->ino = st.st_ino;
         id->canon = realpath(path, NULL);
     }
-    if (!id->canon)
-        id->canon = resolve_missing(path);
+    if (!id->canon) {
+        char *end = follow_links(path);
+        id->canon = resolve_missing(end);
+        free(end);
+    }
 }
 
 static bool same_file(const path_id *a, const path_id *b)

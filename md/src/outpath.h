@@ -9,7 +9,8 @@
  *   - an output must not be the same file as an input (--data, --restart) or as another
  *     output. "The same file" is decided by identity, not by spelling: st_dev and st_ino
  *     when both exist (hard links, symlinks), else the resolved path (realpath of the
- *     existing directory plus the last component), so ./x, x and dir/../x are one file.
+ *     existing directory plus the last component, after following a dangling symlink to
+ *     the name it would create), so ./x, x and dir/../x are one file.
  * One allowed alias: --checkpoint may name the --restart file (continue a run in place).
  * The restart file is read whole before the run starts and each checkpoint replaces it
  * atomically, so the file always holds a whole checkpoint.
