@@ -1262,16 +1262,20 @@ static void test_program_stale_temps(void **state)
     tmp_path(ck, sizeof ck, "stale.ckpt");
     tmp_path(out, sizeof out, "stale.out");
     tmp_path(errf, sizeof errf, "stale.err");
-    pid_t dead = fork();
-    if (dead == 0)
-        _exit(0);
-    assert_true(waitpid(dead, NULL, 0) == dead); /* reaped: the pid names no process */
+    /* A pid no process can have: pids are below pid_max (a reaped child's pid could be
+     * reused on a busy machine). */
+    long dead = 0;
+    FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+    if (!f || fscanf(f, "%ld", &dead) != 1)
+        fail_msg("cannot read /proc/sys/kernel/pid_max");
+    fclose(f);
+    assert_true(kill((pid_t)dead, 0) == -1 && errno == ESRCH);
     char gone[600], alive[600], zero[600], suffix[600], other[600];
-    snprintf(gone, sizeof gone, "%s.tmp.%ld", ck, (long)dead);
+    snprintf(gone, sizeof gone, "%s.tmp.%ld", ck, dead);
     snprintf(alive, sizeof alive, "%s.tmp.%ld", ck, (long)getpid());
-    snprintf(zero, sizeof zero, "%s.tmp.0%ld", ck, (long)dead);
-    snprintf(suffix, sizeof suffix, "%s.tmp.%ldx", ck, (long)dead);
-    snprintf(other, sizeof other, "%s/other.ckpt.tmp.%ld", tmpdir, (long)dead);
+    snprintf(zero, sizeof zero, "%s.tmp.0%ld", ck, dead);
+    snprintf(suffix, sizeof suffix, "%s.tmp.%ldx", ck, dead);
+    snprintf(other, sizeof other, "%s/other.ckpt.tmp.%ld", tmpdir, dead);
     const char *files[] = {gone, alive, zero, suffix, other};
     for (int k = 0; k < 5; k++)
         spit(files[k], "partial", 7);
