@@ -746,14 +746,18 @@ static int convert_velocities(reader *r, parse_state *ps)
         const double vmax = fmin(ps->pmax * u / m, MAX_STEP_SIGMA / ps->dt);
         for (int d = 0; d < 3; d++) {
             const double v = ps->vel[d][i];
-            if (!(fabs(v) <= vmax))
+            if (!(fabs(v) <= vmax)) {
+                char why[128];
+                if (vmax < MAX_STEP_SIGMA / ps->dt)
+                    snprintf(why, sizeof why, "the momentum m·v may be at most %.4g units of "
+                             "(dt/2)·2^-32 m σ/τ with %d atoms", ps->pmax, at->n);
+                else
+                    snprintf(why, sizeof why, "one step may not travel 2^19 σ");
                 return fail_at(r, ps->vel_line[i], "Velocities: atom %lld: v%c = %g is beyond "
                                "the fixed-point limit |v%c| <= %.6g for mass %g at dt %g (%s); "
                                "check the units (LJ reduced: σ/τ)", (long long)at->id[i],
-                               'x' + d, v, 'x' + d, vmax, m, ps->dt,
-                               vmax < MAX_STEP_SIGMA / ps->dt
-                                   ? "the momentum m·v must stay within P_MAX units"
-                                   : "one step may not travel 2^19 σ");
+                               'x' + d, v, 'x' + d, vmax, m, ps->dt, why);
+            }
             at->p[d][i] = md_round_i64(m * v / u);
             total[d] += at->p[d][i];
         }
