@@ -427,6 +427,7 @@ static void setup_threads(emu_block *b)
         t->spin_limit = spin_limit;
         char *base = b->stacks + slot * (size_t)i;
         emu_fiber_make(&t->fiber, base + 4096, stack, fiber_entry);
+        emu_fiber_name(&t->fiber, L->pe->pe, b->label, i);
         emu_fiber_reassert_main(&b->sched);
     }
 }

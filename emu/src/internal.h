@@ -62,6 +62,8 @@ typedef struct emu_fiber {
 void emu_fiber_init_main(emu_fiber *self);
 /* Prepares f to run entry() on its own stack (stack_size bytes at stack). */
 void emu_fiber_make(emu_fiber *f, char *stack, size_t stack_size, void (*entry)(void));
+/* Names f "PE pe block_label thread t" for ThreadSanitizer's reports (fiber_name.c). */
+void emu_fiber_name(emu_fiber *f, int pe, const char *block_label, int thread);
 /* Switches from `from` to `to`; returns when something switches back to `from`. */
 void emu_fiber_switch(emu_fiber *from, emu_fiber *to);
 /* The last switch of a finished fiber (it never resumes). */

@@ -195,7 +195,7 @@ void emu_run_launch(emu_launch_rec *L)
         pthread_attr_init(&attr);
         pthread_attr_setstack(&attr, b->own_stack + b->stacks_bytes + 4096, own);
         uint32_t mark = pgas_sched_spawn_mark();
-        int rc = pthread_create(&b->pthread, &attr, emu_block_main, b);
+        int rc = pgas_thread_create(&b->pthread, &attr, emu_block_main, b);
         pthread_attr_destroy(&attr);
         if (rc == 0)
             pgas_sched_spawn_wait(mark);

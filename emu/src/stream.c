@@ -229,7 +229,7 @@ static emu_stream *stream_new(emu_pe *pe, int priority)
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, (size_t)1 << 20);
     uint32_t mark = pgas_sched_spawn_mark();
-    int rc = pthread_create(&s->pthread, &attr, stream_main, s);
+    int rc = pgas_thread_create(&s->pthread, &attr, stream_main, s);
     pthread_attr_destroy(&attr);
     if (rc == 0)
         pgas_sched_spawn_wait(mark);

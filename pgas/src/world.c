@@ -156,6 +156,7 @@ static pgas_thread *thread_attach_record(pgas_thread *t, pgas_world *world, int 
     t->pe = pe;
     t->index = atomic_fetch_add(&world->n_threads, 1);
     snprintf(t->label, sizeof t->label, "%s", label != NULL ? label : "host");
+    pgas_thread_name_self(pe, t->label); /* for the race checkers' reports: thread_name.c */
     /* The checking-mode stream must not depend on which thread attached first: seed it from
      * the seed, the PE and the label ("host", "kernel K block B"), all fixed by the program. */
     uint64_t h = 0xcbf29ce484222325ull;
@@ -265,7 +266,7 @@ static int launch(int n_pes, pe_start *proto)
         starts[p] = *proto;
         starts[p].world = world;
         starts[p].pe = p;
-        int rc = pthread_create(&threads[p], &attr, pe_thread_main, &starts[p]);
+        int rc = pgas_thread_create(&threads[p], &attr, pe_thread_main, &starts[p]);
         if (rc != 0) {
             fprintf(stderr, "shmemu: cannot start the thread of PE %d of %d: %s\n", p, n_pes,
                     strerror(rc));

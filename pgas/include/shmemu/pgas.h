@@ -37,6 +37,7 @@
 #ifndef SHMEMU_PGAS_H
 #define SHMEMU_PGAS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -109,6 +110,11 @@ void pgas_thread_detach(void);
  * block the holder of the turn while this thread still needs it). */
 void pgas_thread_detach_notify(volatile uint32_t *exited);
 void pgas_thread_set_label(const char *label);
+/* pthread_create for the runtime's threads, and the naming of the calling thread as
+ * "PE pe label", so that race checkers' reports can name PEs and blocks (thread_name.c). */
+int pgas_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *),
+                       void *arg);
+void pgas_thread_name_self(int pe, const char *label);
 
 /* Happens-before annotations on addr: "before" on the release side after the data is
  * written and before the flag is updated; "after" on the acquire side once the condition

@@ -1,0 +1,108 @@
+/*
+ * thread_name.c: tells the race checkers which PE, block or stream each runtime thread is.
+ *
+ * helgrind, DRD and ThreadSanitizer name threads by numbers of their own ("thread #3",
+ * "thread 3", "T3"). bin/shmemu-check turns them into "PE 1 host", "PE 0 kernel pack
+ * block 2" or "PE 1 stream 0" (docs/checking.md):
+ *  - TSan prints a thread's pthread name, and keeps the whole of it even where the kernel
+ *    keeps 15 bytes: every runtime thread but the process's main one names itself.
+ *  - Under valgrind with SHMEMU_THREAD_MAP=1, every runtime thread prints, when it attaches
+ *    and before any access of the program, "shmemu-thread: #H drd D is NAME" into valgrind's
+ *    log. D is DRD's number, asked of DRD (0 under helgrind); DRD reuses a number after a
+ *    join, so the latest line for D before a report names its thread. H is helgrind's,
+ *    which helgrind gives in the order threads are created (the main thread is #1) and does
+ *    not tell: pgas_thread_create creates the runtime's threads one at a time under a lock
+ *    that no checker sees (it must add no ordering between the creators: that would hide
+ *    races), counts them, and hands each thread its number. Threads the program creates
+ *    itself are not counted; shmemu-check notices from helgrind's creation stacks.
+ * Without valgrind and SHMEMU_THREAD_MAP, pgas_thread_create is pthread_create.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <valgrind/drd.h>
+
+#include "internal.h"
+#include "shmemu/env.h"
+
+/* helgrind's number of this thread: 0 when unknown (not created by pgas_thread_create). */
+static _Thread_local long helgrind_number;
+
+/* The hidden creation lock and count: atomic exchanges only (an RMW is a read to helgrind,
+ * relaxed gives TSan no edge) and ignored by DRD. */
+static int create_lock;
+static long threads_created = 1; /* helgrind's #1 is the main thread */
+
+static bool mapping(void)
+{
+    static int on = -1; /* read once; a benign race between first readers */
+    int v = __atomic_load_n(&on, __ATOMIC_RELAXED);
+    if (v < 0) {
+        v = RUNNING_ON_VALGRIND && shmemu_env_bool("SHMEMU_THREAD_MAP", false);
+        __atomic_store_n(&on, v, __ATOMIC_RELAXED);
+    }
+    return v != 0;
+}
+
+typedef struct {
+    void *(*fn)(void *);
+    void *arg;
+    long number;
+} start_box;
+
+static void *numbered_start(void *arg)
+{
+    start_box box = *(start_box *)arg;
+    free(arg);
+    helgrind_number = box.number;
+    return box.fn(box.arg);
+}
+
+int pgas_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *),
+                       void *arg)
+{
+    if (!mapping())
+        return pthread_create(thread, attr, fn, arg);
+    static bool ignored;
+    if (!__atomic_exchange_n(&ignored, true, __ATOMIC_RELAXED)) {
+        pgas_checker_ignore(&create_lock, sizeof create_lock);
+        pgas_checker_ignore(&threads_created, sizeof threads_created);
+    }
+    start_box *box = malloc(sizeof *box);
+    if (box == NULL)
+        return pthread_create(thread, attr, fn, arg);
+    box->fn = fn;
+    box->arg = arg;
+    while (__atomic_exchange_n(&create_lock, 1, __ATOMIC_RELAXED) != 0)
+        sched_yield();
+    box->number = __atomic_add_fetch(&threads_created, 1, __ATOMIC_RELAXED);
+    int rc = pthread_create(thread, attr, numbered_start, box);
+    if (rc != 0) {
+        __atomic_sub_fetch(&threads_created, 1, __ATOMIC_RELAXED);
+        free(box);
+    }
+    (void)__atomic_exchange_n(&create_lock, 0, __ATOMIC_RELAXED);
+    return rc;
+}
+
+void pgas_thread_name_self(int pe, const char *label)
+{
+    char name[96];
+    snprintf(name, sizeof name, "PE %d %s", pe, label != NULL ? label : "host");
+    bool main_thread = getpid() == gettid();
+    if (!main_thread) {
+        /* the kernel keeps 15 bytes (ps, gdb); TSan keeps the second, whole name */
+        char shortname[16];
+        memcpy(shortname, name, sizeof shortname - 1);
+        shortname[sizeof shortname - 1] = '\0';
+        (void)pthread_setname_np(pthread_self(), shortname);
+        (void)pthread_setname_np(pthread_self(), name);
+    }
+    if (mapping()) {
+        long number = main_thread ? 1 : helgrind_number;
+        VALGRIND_PRINTF("shmemu-thread: #%ld drd %d is %s\n", number, (int)DRD_GET_DRD_THREADID,
+                        name);
+    }
+}

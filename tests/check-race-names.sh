@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# check-race-names.sh: shmemu-check's race summary shows both accesses of each race, each
+# with its source line and its thread named as a PE, block or thread, under helgrind, DRD
+# and ThreadSanitizer alike (docs/checking.md, "Reading the summary").
+#   tests/racy/put_signal_race.c racy: the read (RACY READ) by "PE 1 host" against the
+#       put (RACING PUT) by "PE 0 host";
+#   tests/racy/emu_flag_race.c block: the kernel's read (RACY READ) by one block against
+#       the write (RACY WRITE) by the other, "PE p kernel publish block b" (TSan, which sees
+#       each CUDA thread as a fiber, adds "thread t").
+# SHMEMU_BUILD and SHMEMU_TSAN_BUILD name the build folders (default build, build-tsan).
+# Ends with "N passed, N failed"; exit status 0 when none failed.
+set -u
+cd "$(dirname "$0")/.."
+passed=0
+failed=0
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+src=tests/racy/put_signal_race.c
+read_line=$(grep -n 'RACY READ:' "$src" | cut -d: -f1)
+put_line=$(grep -n 'RACING PUT' "$src" | cut -d: -f1)
+put_re="put_signal_race\.c:($put_line|$((put_line - 1))) in main\(\)"
+emu=tests/racy/emu_flag_race.c
+emu_read=$(grep -n 'RACY READ (modes relaxed and block)' "$emu" | cut -d: -f1)
+emu_write=$(grep -n 'RACY WRITE (modes relaxed and block)' "$emu" | cut -d: -f1)
+
+# pair TOOL LOG NAME FIRST SECOND: some race of TOOL's summary in LOG is a line matching
+# FIRST followed by one matching SECOND.
+pair() {
+    local tool=$1 log=$2 name=$3 first=$4 second=$5
+    if awk -v t="$tool" -v a="$first" -v b="$second" '
+        /^[a-z]+: / { in_tool = ($0 ~ ("^" t ": [0-9]+ race report")) }
+        in_tool && prev ~ a && $0 ~ b { found = 1 }
+        { prev = $0 }
+        END { exit !found }' "$log"; then
+        echo "PASS $tool $name"; passed=$((passed + 1))
+    else
+        echo "FAIL $tool $name: no race '$first' / '$second' in:"; sed 's/^/    /' "$log"
+        failed=$((failed + 1))
+    fi
+}
+bin/shmemu-check -o "$out" "$src" -- racy >"$out/put.txt" 2>&1
+for tool in helgrind tsan; do
+    pair "$tool" "$out/put.txt" "put-with-signal: read by PE 1, put by PE 0" \
+        "^    read of size [0-9]+ at put_signal_race\.c:$read_line in main\(\) by PE 1 host$" \
+        "^      races with write of size [0-9]+ at $put_re by PE 0 host \([0-9]+ reports?\)$"
+done
+pair drd "$out/put.txt" "put-with-signal: read by PE 1, PE 0's segment at the put" \
+    "^    read of size [0-9]+ at put_signal_race\.c:$read_line in main\(\) by PE 1 host$" \
+    "^      races with an access by PE 0 host within $put_re "
+blk="PE ([01]) kernel publish block [01]"
+bin/shmemu-check -o "$out" "$emu" -- block >"$out/emu.txt" 2>&1
+pair helgrind "$out/emu.txt" "kernel flag: read and write by two blocks" \
+    "^    read of size [0-9]+ at emu_flag_race\.c:$emu_read in publish\(\) by $blk$" \
+    "^      races with write of size [0-9]+ at emu_flag_race\.c:$emu_write in publish\(\) by $blk "
+pair drd "$out/emu.txt" "kernel flag: read by a block, the other block's segment" \
+    "^    read of size [0-9]+ at emu_flag_race\.c:$emu_read in publish\(\) by $blk$" \
+    "^      races with an access by $blk (within |between |\(that thread had ended)"
+# (TSan at -O1 may keep no line for the read: the file and function are named)
+pair tsan "$out/emu.txt" "kernel flag: read and write by threads of two blocks" \
+    "^    read of size [0-9]+ at emu_flag_race\.c(:$emu_read| \(line unknown\)) in publish\(\) by $blk thread [0-9]+$" \
+    "^      races with write of size [0-9]+ at emu_flag_race\.c:$emu_write in publish\(\) by $blk thread [0-9]+ "
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
