@@ -14,8 +14,10 @@
 #include "io.h"
 #include "main_par.h"
 #include "options.h"
+#include "params.h"
 #include "shmemu/bugs.h"
 #include "sim.h"
+#include "util.h"
 
 static double now_s(void)
 {
@@ -66,15 +68,34 @@ static void run_checks(const md_sim *s, check_totals *ct)
     }
 }
 
+/* The environment the chosen driver would silently ignore. */
+static int check_environment(const md_options *o, md_error *err)
+{
+    if (o->help || o->list_bugs)
+        return 0;
+    /* The scheduler (pgas/src/config.c) replays a trace of the PE threads' hand-offs; the
+     * serial driver starts no PE threads, so the replay would silently not happen. */
+    const char *replay = getenv("SHMEMU_REPLAY");
+    if (o->halo == MD_HALO_SERIAL && replay && replay[0])
+        return md_fail(err, "SHMEMU_REPLAY=%s: --halo serial runs every PE in one thread and "
+                       "schedules no PE threads, so there is nothing to replay; run the "
+                       "parallel driver the trace was recorded with (--halo fused, pulse or "
+                       "host) or unset SHMEMU_REPLAY", replay);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     md_options o;
     md_error err;
-    if (argc == 2 && strcmp(argv[1], "--list-bugs") == 0) { /* the planted-bug catalogue */
-        shmemu_bug_print(stdout);
-        return 0;
+    if (md_options_parse(argc, argv, &o, &err) != 0 ||
+        (!o.help && !o.list_bugs && md_params_check(&o.par, NULL, &err) != 0)) {
+        /* A usage error: the specific error first, then where to look. */
+        fprintf(stderr, "shmemu-md: %s\nshmemu-md: see shmemu-md --help for the options\n",
+                err.msg);
+        return 1;
     }
-    if (md_options_parse(argc, argv, &o, &err) != 0) {
+    if (check_environment(&o, &err) != 0) {
         fprintf(stderr, "shmemu-md: %s\n", err.msg);
         return 1;
     }
@@ -82,9 +103,17 @@ int main(int argc, char **argv)
         md_options_usage(stdout);
         return 0;
     }
+    if (o.list_bugs) { /* the planted-bug catalogue (the other options are not run) */
+        shmemu_bug_print(stdout);
+        return 0;
+    }
     md_system sys;
     int rc = o.data ? md_lammps_read(o.data, o.par.dt, &sys, &err)
                     : md_system_fcc(&sys, &o.lat, o.par.dt, &err);
+    if (rc == 0 && md_params_check(&o.par, &sys, &err) != 0) { /* the system's limits */
+        md_system_free(&sys);
+        rc = -1;
+    }
     if (rc != 0) {
         fprintf(stderr, "shmemu-md: %s\n", err.msg);
         return 1;

@@ -163,22 +163,24 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
     md_ddparams_default(&o->dd);
     md_io_options_default(&o->io);
     bool pes_given = false, dd_given = false;
+    const char *par_only = NULL; /* the first option only the parallel drivers use */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strncmp(a, "--", 2) != 0)
-            return md_fail(err, "unexpected argument '%s'; options start with -- (see --help)",
+            return md_fail(err, "unexpected argument '%s'; options start with --",
                            a);
         char name[64];
         const char *val = NULL;
         const char *eq = strchr(a, '=');
         size_t nl = eq ? (size_t)(eq - a) : strlen(a);
         if (nl >= sizeof name)
-            return md_fail(err, "unknown option '%s' (see --help)", a);
+            return md_fail(err, "unknown option '%s'", a);
         memcpy(name, a, nl);
         name[nl] = '\0';
         if (eq)
             val = eq + 1;
-        static const char *flags[] = {"--help", "--shift", "--check", "--timing", "--graph"};
+        static const char *flags[] = {"--help", "--shift", "--check", "--timing", "--graph",
+                                      "--list-bugs"};
         static const char *valued[] = {
             "--cells", "--density", "--temperature", "--seed", "--data", "--steps",
             "--dt", "--rc", "--skin", "--nstlist", "--thermo", "--pes", "--dd",
@@ -192,27 +194,31 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
         is_flag |= md_io_option_kind(name) == 2; /* io.h: --progress, --no-progress */
         known |= md_io_option_kind(name) == 1;   /* io.h: --dump, --checkpoint, ... */
         if (!is_flag && !known)
-            return md_fail(err, "unknown option '%s' (see --help)", name);
+            return md_fail(err, "unknown option '%s'", name);
         if (is_flag) {
             if (val)
                 return md_fail(err, "%s takes no value", name);
         } else if (!val) {
             if (i + 1 >= argc)
-                return md_fail(err, "%s needs a value (see --help)", name);
+                return md_fail(err, "%s needs a value", name);
             val = argv[++i];
         }
         long l;
         int rc = 0;
         if (!strcmp(name, "--help")) {
             o->help = true;
+        } else if (!strcmp(name, "--list-bugs")) {
+            o->list_bugs = true;
         } else if (!strcmp(name, "--shift")) {
             o->par.shift = true;
         } else if (!strcmp(name, "--check")) {
             o->check = true;
         } else if (!strcmp(name, "--timing")) {
             o->timing = true;
+            par_only = par_only ? par_only : "--timing";
         } else if (!strcmp(name, "--graph")) {
             o->graph = true;
+            par_only = par_only ? par_only : "--graph";
         } else if (!strcmp(name, "--cells")) {
             rc = parse_triple(name, val, ',', true, o->lat.cells, err);
             o->lattice_given = true;
@@ -248,7 +254,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
             rc = parse_long(name, val, 0, INT_MAX, &l, err);
             o->par.thermo = (int)l;
         } else if (!strcmp(name, "--pes")) {
-            rc = parse_long(name, val, 1, 4096, &l, err);
+            rc = parse_long(name, val, 1, MD_OPTIONS_MAX_PES, &l, err);
             o->dd.pes = (int)l;
             pes_given = true;
         } else if (!strcmp(name, "--dd")) {
@@ -281,6 +287,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
                 return md_fail(err, "--halo '%s': give fused, pulse or serial, or host (the "
                                     "CPU-initiated baseline)", val);
         } else if (!strcmp(name, "--force-kernel")) {
+            par_only = par_only ? par_only : "--force-kernel";
             if (!strcmp(val, "auto"))
                 o->force = MD_FORCE_AUTO;
             else if (!strcmp(val, "loop"))
@@ -290,6 +297,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
             else
                 return md_fail(err, "--force-kernel '%s': give loop, threads or auto", val);
         } else if (!strcmp(name, "--bulk-copy")) {
+            par_only = par_only ? par_only : "--bulk-copy";
             if (!strcmp(val, "auto"))
                 o->bulk = MD_BULK_AUTO;
             else if (!strcmp(val, "on"))
@@ -299,6 +307,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
             else
                 return md_fail(err, "--bulk-copy '%s': give on, off or auto", val);
         } else if (!strcmp(name, "--transport")) {
+            par_only = par_only ? par_only : "--transport";
             if (!strcmp(val, "auto"))
                 o->transport = MD_TRANSPORT_AUTO;
             else if (!strcmp(val, "direct"))
@@ -308,7 +317,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
             else
                 return md_fail(err, "--transport '%s': give direct, signal or auto", val);
         } else {
-            return md_fail(err, "unknown option '%s' (see --help)", name);
+            return md_fail(err, "unknown option '%s'", name);
         }
         if (rc != 0)
             return -1;
@@ -320,16 +329,23 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
         return md_fail(err, "--graph with --halo host: the host baseline waits for the GPU "
                             "inside a step, which a CUDA graph cannot hold; use --halo fused "
                             "or pulse with --graph");
-    if ((o->graph || o->force != MD_FORCE_AUTO) && o->halo == MD_HALO_SERIAL)
-        return md_fail(err, "--graph and --force-kernel choose the parallel driver's kernels; "
-                            "--halo serial runs no kernels: leave them out or pick another "
-                            "--halo");
-    if (o->bulk != MD_BULK_AUTO && o->halo == MD_HALO_SERIAL)
-        return md_fail(err, "--bulk-copy chooses how the parallel driver's halo kernels move "
-                            "data; --halo serial runs no kernels: leave it out or pick another "
-                            "--halo");
-    if (dd_given && !pes_given)
-        o->dd.pes = o->dd.grid[0] * o->dd.grid[1] * o->dd.grid[2];
+    /* The serial driver runs no kernels, no transport and no device clock: an option it
+     * would ignore is refused rather than silently dropped, even with its default value. */
+    if (par_only && o->halo == MD_HALO_SERIAL)
+        return md_fail(err, "%s is an option of the parallel drivers (--halo fused, pulse or "
+                            "host: --transport, --force-kernel, --bulk-copy, --graph, "
+                            "--timing); --halo serial runs no kernels and would ignore it: "
+                            "leave it out or pick another --halo", par_only);
+    if (dd_given) {
+        /* Each count is at most 100000 (parse_triple); the product in 64 bits is exact. */
+        long long prod = (long long)o->dd.grid[0] * o->dd.grid[1] * o->dd.grid[2];
+        if (prod > MD_OPTIONS_MAX_PES)
+            return md_fail(err, "--dd %dx%dx%d: %lld domains, one PE thread each; at most %d "
+                                "PEs: give fewer domains", o->dd.grid[0], o->dd.grid[1],
+                           o->dd.grid[2], prod, MD_OPTIONS_MAX_PES);
+        if (!pes_given)
+            o->dd.pes = (int)prod;
+    }
     o->io.data = o->data; /* io.h: no output may overwrite this input */
     if (md_io_options_check(&o->io, &o->par, err) != 0)
         return -1;

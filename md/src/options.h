@@ -18,6 +18,7 @@ typedef struct md_options {
     const char *data;   /* --data FILE, or NULL for the lattice */
     bool lattice_given; /* any of --cells --density --temperature --seed */
     bool help;
+    bool list_bugs;     /* --list-bugs: print the planted-bug catalogue and exit */
     bool check;         /* --check: brute-force pair and halo oracles every step */
     bool timing;        /* --timing: per-phase device times (parallel driver) */
     md_io_options io;   /* --dump --checkpoint --restart --progress ... (io.h) */
@@ -27,6 +28,9 @@ typedef struct md_options {
     md_bulk_kind bulk;      /* --bulk-copy on|off|auto (default auto) */
     bool graph;             /* --graph: CUDA graph per step (CUDA build) */
 } md_options;
+
+/* Most PEs (threads of this process) that --pes or --dd may ask for. */
+#define MD_OPTIONS_MAX_PES 4096
 
 /* Fills o from argv (defaults first). Returns -1 with a message naming the option. */
 int md_options_parse(int argc, char **argv, md_options *o, md_error *err);

@@ -22,6 +22,7 @@
 #include "fixed.h"
 #include "kinetic.h"
 #include "par_int.h"
+#include "params.h"
 #include "shmemu/bugs.h"
 #include "shmemu/pgas.h"
 #include "sim.h"
@@ -622,6 +623,8 @@ int md_par_run(const md_system *sys, const md_params *par, const md_ddparams *dd
     memset(res, 0, sizeof *res);
     if (sys->atoms.n < 1)
         return md_fail(err, "the system has no atoms");
+    if (md_params_check(par, sys, err) != 0) /* params.h: the one check of every driver */
+        return -1;
     /* Everything a PE could refuse is checked here once, by the serial driver's set-up
      * (parameters, grid) on a dry grid. */
     md_lj lj;
@@ -636,9 +639,6 @@ int md_par_run(const md_system *sys, const md_params *par, const md_ddparams *dd
         res->pulses[d] = g.npulse[d];
     }
     md_grid_free(&g);
-    if (!(par->nstlist >= 1) || !(par->dt > 0.0) || par->steps < 0)
-        return md_fail(err, "bad run parameters (nstlist %d, dt %g, steps %ld)", par->nstlist,
-                       par->dt, par->steps);
     if (opt->first_step < 0 || opt->first_step > par->steps ||
         opt->first_step % par->nstlist != 0)
         return md_fail(err, "the run cannot start at step %ld: it must be a search step (a "

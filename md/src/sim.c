@@ -20,6 +20,7 @@
 
 #include "fixed.h"
 #include "kinetic.h"
+#include "params.h"
 #include "rng.h"
 #include "util.h"
 
@@ -164,28 +165,10 @@ int md_sim_step(md_sim *s, bool energy, md_error *err)
     return 0;
 }
 
-static int check_params(const md_params *p, md_error *err)
-{
-    if (!(p->rc > 0.0) || !(p->rc < 1e4))
-        return md_fail(err, "--rc %g: the cut-off must be positive (e.g. 2.5)", p->rc);
-    if (!(p->rc > MD_R_MIN))
-        return md_fail(err, "--rc %g: the cut-off must exceed %g σ", p->rc, MD_R_MIN);
-    if (!(p->skin >= 0.0) || !(p->skin < 1e4))
-        return md_fail(err, "--skin %g: the pair-list buffer must be >= 0 (e.g. 0.3)", p->skin);
-    if (p->nstlist < 1)
-        return md_fail(err, "--nstlist %d: give at least 1 (steps between pair searches)",
-                       p->nstlist);
-    if (!(p->dt > 0.0) || !(p->dt < 1.0))
-        return md_fail(err, "--dt %g: the time step must be in (0, 1) τ (e.g. 0.005)", p->dt);
-    if (p->steps < 0)
-        return md_fail(err, "--steps %ld: give 0 or more", p->steps);
-    return 0;
-}
-
 md_sim *md_sim_create(const md_system *sys, const md_params *par, const md_ddparams *dd,
                       md_error *err)
 {
-    if (check_params(par, err) != 0)
+    if (md_params_check(par, sys, err) != 0) /* params.h: the one check of every driver */
         return NULL;
     if (sys->atoms.n < 1) {
         md_fail(err, "the system has no atoms");

@@ -12,6 +12,7 @@
 
 #include "fixed.h"
 #include "kinetic.h"
+#include "params.h"
 #include "rng.h"
 #include "shmemu/md.h"
 #include "util.h"
@@ -88,18 +89,10 @@ static int64_t muldiv_round(int64_t a, int64_t b, int64_t c)
 int md_system_fcc(md_system *sys, const md_lattice *lat, double dt, md_error *err)
 {
     memset(sys, 0, sizeof *sys);
-    for (int d = 0; d < 3; d++)
-        if (lat->cells[d] < 1 || lat->cells[d] > 4096)
-            return md_fail(err, "--cells: %d unit cells along %c; give 1 to 4096", lat->cells[d],
-                           "xyz"[d]);
-    if (!(lat->density > 0.0) || !(lat->density < 100.0))
-        return md_fail(err, "--density %g: give a number density above 0 (e.g. 0.8442)",
-                       lat->density);
-    if (!(lat->temperature >= 0.0) || !(lat->temperature < 1e6))
-        return md_fail(err, "--temperature %g: give a temperature >= 0 (e.g. 1.44)",
-                       lat->temperature);
-    if (!(dt > 0.0))
-        return md_fail(err, "--dt %g: the time step must be positive", dt);
+    if (!(dt > 0.0) || !isfinite(dt))
+        return md_fail(err, "--dt %g: the time step must be a positive number of τ", dt);
+    if (md_lattice_check(lat, dt, err) != 0) /* params.h: density, temperature limits */
+        return -1;
     int64_t natoms = 4LL * lat->cells[0] * lat->cells[1] * lat->cells[2];
     if (natoms > INT32_MAX / 2)
         return md_fail(err, "--cells %dx%dx%d: %lld atoms is more than this build handles",
