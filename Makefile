@@ -47,7 +47,7 @@ TEST_HOBJ := $(TEST_HELP:%.c=$(BUILD)/%.o)
 PROG_DIR  := $(if $(filter build,$(BUILD)),bin,$(BUILD)/bin)
 DEMO_BIN  := $(PROG_DIR)/shmemu-demo
 
-.PHONY: all libs test run help clean install check-asan check-tsan check-helgrind check-drd \
+.PHONY: all libs test run run-demo help clean install check-asan check-tsan check-helgrind check-drd \
         check-tools check nvcc-dialect
 
 all: libs $(DEMO_BIN) nvcc-dialect
@@ -112,7 +112,14 @@ nvcc-dialect:
 	@case "$(MAKECMDGOALS)" in *nvcc-dialect*) exit 1;; esac
 endif
 
-run: $(DEMO_BIN)
+# The main job (README, scripts/run-main.sh): only what it runs is built, not `make all`.
+# (md/md.mk, which names $(MD_BIN), is included below: the prerequisite is spelled out.)
+MAIN_JOB := --cells 20 --pes 8 --halo fused --steps 200
+run: $(PROG_DIR)/shmemu-md
+	$(MD_BIN) $(MAIN_JOB)
+
+# The ring demo of pgas/demo/ring.c on 8 PEs.
+run-demo: $(DEMO_BIN)
 	bin/shmemu-run -n 8 $(DEMO_BIN)
 
 # The cmocka suites, each at the PE counts it names (1, 2, 3 and 8).
@@ -148,7 +155,13 @@ check: test check-asan check-tsan check-helgrind check-drd check-tools
 check-tools:
 	@scripts/check-tools.sh
 
-install: libs
+# Installed use (docs/pgas.md): pkg-config modules shmemu (the runtime, with an rpath) and
+# shmemu-main (plus the main() that runs once per PE); the programs; and, where clang is
+# found, the runtime built with ThreadSanitizer in lib/shmemu/tsan, for shmemu-cc
+# -fsanitize=thread and shmemu-check's TSan run. tests/check-install.sh checks all of it.
+INSTALL_TSAN_BUILD := $(if $(filter build,$(BUILD)),build-tsan,$(BUILD)-tsan)
+INSTALL_CLANG      := $(shell command -v clang 2>/dev/null)
+install: libs $(MD_BIN) $(EXPLORE_BIN)
 	install -d $(DESTDIR)$(PREFIX)/include/shmemu $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	           $(DESTDIR)$(PREFIX)/bin
 	install -m 644 pgas/include/nvshmem.h pgas/include/nvshmemx.h $(wildcard pgas/include/shmem.h) \
@@ -157,15 +170,28 @@ install: libs
 	           $(DESTDIR)$(PREFIX)/include/shmemu/
 	install -m 644 $(LIB_A) $(LIB_MAIN) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 bin/shmemu-run bin/shmemu-cc bin/shmemu-check $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' pgas/shmemu.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/shmemu.pc
+	install -m 755 bin/shmemu-run bin/shmemu-cc bin/shmemu-check $(MD_BIN) $(EXPLORE_BIN) \
+	           $(DESTDIR)$(PREFIX)/bin/
+	for m in shmemu shmemu-main; do \
+	    sed -e 's|@PREFIX@|$(PREFIX)|g' pgas/$$m.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$m.pc; \
+	done
+ifneq ($(INSTALL_CLANG),)
+	$(MAKE) BUILD=$(INSTALL_TSAN_BUILD) SANITIZE=thread CC=clang libs
+	install -d $(DESTDIR)$(PREFIX)/lib/shmemu/tsan
+	install -m 644 $(INSTALL_TSAN_BUILD)/lib/libshmemu.a $(INSTALL_TSAN_BUILD)/lib/libshmemu_main.a \
+	           $(DESTDIR)$(PREFIX)/lib/shmemu/tsan/
+else
+	@echo "make install: clang not found: no ThreadSanitizer runtime installed (shmemu-check" \
+	      "will run helgrind and DRD only)" >&2
+endif
 
 clean:
 	rm -rf build build-asan build-tsan $(DEMO_BIN)
 
 help:
 	@echo "make                 libraries (build/lib) and programs (bin/)"
-	@echo "make run             the main job"
+	@echo "make run             the main job (builds bin/shmemu-md only)"
+	@echo "make run-demo        the ring demo on 8 PEs"
 	@echo "make test            cmocka suites"
 	@echo "make nvcc-dialect    compile the kernel dialect's test kernels with nvcc (part of make)"
 	@echo "make gpu-dialect     run those kernels on a GPU and check their results"
