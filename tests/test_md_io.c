@@ -16,7 +16,11 @@
  *   - the program (bin/shmemu-md, run as a child when built): restart equality across
  *     --pes through the files, stdout ending in the checksum, clear errors and exit 1 for
  *     an unwritable dump, a corrupted checkpoint, a restart with another --rc, and domains
- *     too thin for two pulses.
+ *     too thin for two pulses;
+ *   - hostile files and paths (issue 15): crafted checkpoints with recomputed CRCs; outputs
+ *     that alias inputs or each other; a FIFO, then /dev/null as output (refused, intact); a
+ *     checkpoint write failing with EFBIG under RLIMIT_FSIZE; stale temporaries of dead
+ *     runs; the XYZ dump read by ASE (python3-ase must be installed: no skip).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -1215,6 +1219,22 @@ static void test_program_output_targets(void **state)
     expect_refused(prog, a5, "--restart", ck);
     char *c2 = slurp(ck, &l2);
     assert_true(l1 == l2 && l1 > 0 && memcmp(c1, c2, l1) == 0);
+    free(c1);
+    free(c2);
+    /* --data in --dump in, --data in --checkpoint ./in: the data file is not overwritten. */
+    char data[512], dotted[600];
+    tmp_path(data, sizeof data, "in.data");
+    c1 = slurp(MD_TEST_DATA_DIR "/lammps_fcc256.data", &l1);
+    spit(data, c1, l1);
+    snprintf(dotted, sizeof dotted, "%s/./in.data", tmpdir);
+    const char *a6[] = {"--data", data, "--steps", "10", "--dump", data, "--dump-format",
+                        "lammps", NULL};
+    expect_refused(prog, a6, "--data", data);
+    const char *a7[] = {"--data", data, "--halo", "serial", "--steps", "10", "--nstlist", "10",
+                        "--checkpoint", dotted, NULL};
+    expect_refused(prog, a7, "overwrite the input", dotted);
+    c2 = slurp(data, &l2);
+    assert_true(l1 == l2 && memcmp(c1, c2, l1) == 0);
     free(c1);
     free(c2);
 }
