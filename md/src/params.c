@@ -31,11 +31,12 @@
  *           about 20 kT occur (the Boltzmann tail e^-20 ~ 2e-9 per collision), so
  *           20 T must stay below V(MD_R_MIN) = 16128 ε: T <= 806. And such a pair closes at
  *           v = sqrt(2 · 20 T / μ) = sqrt(80 T) σ/τ; velocity Verlet overshoots the
- *           repulsive wall (and atoms pass closer than MD_R_MIN) when one step moves a pair
- *           too far: measured over 1000 steps of 2048 atoms, 0.2 σ per step fails at T 400
- *           and 800, 0.16 σ works at both (and 0.1 at T 5 to 400), so
- *           dt sqrt(80 T) <= 0.15 σ. And lattice speeds (at most sqrt(3 T)) must fit
- *           the momentum range at dt, with a factor 2 of room.
+ *           repulsive wall (and atoms pass closer than MD_R_MIN) when one step moves the
+ *           pair too far compared with the wall's scale, the turning point r* where
+ *           4 r*^-12 = 20 T (at most 2^(1/6)): measured over 1000 steps of 2048 atoms,
+ *           dt sqrt(80 T) / r* = 0.38 fails at T 400 and 0.42 at T 100, 0.29 works at T 20,
+ *           0.32 at T 800, so dt sqrt(80 T) <= 0.3 r*. And lattice speeds (at most
+ *           sqrt(3 T)) must fit the momentum range at dt, with a factor 2 of room.
  */
 #include "params.h"
 
@@ -51,8 +52,9 @@
 #define LJ_CURVATURE_MIN 57.146
 /* Collision energies reached in a run, in kT (see top). */
 #define COLLISION_KT 20.0
-/* Largest distance a colliding pair may close in one step, σ (see top). */
-#define MAX_CLOSE_PER_STEP 0.15
+/* Largest distance a colliding pair may close in one step, in units of its turning point
+ * (see top). */
+#define MAX_CLOSE_PER_STEP 0.3
 
 static double lj_v(double r)
 {
@@ -68,6 +70,38 @@ static double sig3(double x, bool up)
         return x;
     double e = pow(10.0, floor(log10(x)) - 2.0);
     return (up ? ceil(x / e) : floor(x / e)) * e;
+}
+
+/* The turning point of a head-on collision with COLLISION_KT · T (repulsion only), σ. */
+static double turning_point(double temp)
+{
+    const double rm = 1.122462048309373; /* 2^(1/6), the minimum */
+    if (!(temp > 0.0))
+        return rm;
+    double r = pow(4.0 / (COLLISION_KT * temp), 1.0 / 12.0);
+    return r < rm ? r : rm;
+}
+
+/* The distance such a pair closes in one step, and the most it may close, σ. */
+static double step_close(double temp, double dt)
+{
+    return dt * sqrt(2.0 * COLLISION_KT * temp / 0.5);
+}
+static double max_close(double temp) { return MAX_CLOSE_PER_STEP * turning_point(temp); }
+
+/* The highest temperature whose collisions step safely at dt (step_close - max_close grows
+ * with the temperature: bisection). */
+static double temp_max_at(double dt, double hi)
+{
+    double lo = 0.0;
+    for (int k = 0; k < 200; k++) {
+        double mid = 0.5 * (lo + hi);
+        if (step_close(mid, dt) > max_close(mid))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return lo;
 }
 
 /* Largest dt for which velocity Verlet is stable for a pair of mass m at the minimum. */
@@ -188,19 +222,19 @@ int md_lattice_check(const md_lattice *lat, double dt, md_error *err)
                        "dt/2 · 2^-32); give --dt >= %.3g", lat->temperature, dt, vmax,
                        vmax * 2.0 * MD_FORCE_SCALE / dt,
                        sig3(vmax * 2.0 * MD_FORCE_SCALE / MD_PARAMS_P_MAX, true));
-    double close = dt * sqrt(2.0 * COLLISION_KT * lat->temperature / 0.5);
-    if (close > MAX_CLOSE_PER_STEP) {
+    const double temp = lat->temperature;
+    double close = step_close(temp, dt);
+    if (close > max_close(temp)) {
         char alt[64] = "";
         if (dt < dt_stable(1.0)) /* a lower temperature helps only at a stable dt */
             snprintf(alt, sizeof alt, " (or --temperature <= %.3g)",
-                     sig3(MAX_CLOSE_PER_STEP * MAX_CLOSE_PER_STEP /
-                              (4.0 * COLLISION_KT * dt * dt), false));
-        return md_fail(err, "--temperature %g --dt %g: fast colliding pairs would close %.3g σ "
-                       "in one step, more than %g σ: velocity Verlet overshoots the repulsive "
-                       "wall and atoms pass closer than %g σ; give --dt <= %.3g%s",
-                       lat->temperature, dt, close, MAX_CLOSE_PER_STEP, MD_R_MIN,
-                       sig3(MAX_CLOSE_PER_STEP / sqrt(4.0 * COLLISION_KT * lat->temperature),
-                            false), alt);
+                     sig3(temp_max_at(dt, temp), false));
+        return md_fail(err, "--temperature %g --dt %g: colliding pairs of %g kT would close "
+                       "%.3g σ in one step, more than %g of their turning point %.3g σ: "
+                       "velocity Verlet overshoots the repulsive wall and atoms pass closer "
+                       "than %g σ; give --dt <= %.3g%s", temp, dt, COLLISION_KT, close,
+                       MAX_CLOSE_PER_STEP, turning_point(temp), MD_R_MIN,
+                       sig3(max_close(temp) / step_close(temp, 1.0), false), alt);
     }
     return 0;
 }
