@@ -599,7 +599,8 @@ static int racy_body(void *arg)
 static int racy_child_main(void)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
-    return shmemu_launch(2, racy_body, NULL);
+    const char *npes = getenv("SHMEMU_NPES"); /* 2 PEs unless SHMEMU_NPES says otherwise */
+    return shmemu_launch(npes != NULL ? shmemu_npes_from_env() : 2, racy_body, NULL);
 }
 
 static void test_explore_finds_shrinks_and_replays(void **state)
@@ -610,7 +611,8 @@ static void test_explore_finds_shrinks_and_replays(void **state)
     assert_true(n > 0);
     self[n] = '\0';
     temp_path(trace, sizeof trace, "explore.trace");
-    snprintf(cmd, sizeof cmd, "%s --trace %s 40 -- %s --racy-child 2>/dev/null",
+    /* 3 PEs, from the environment: the replay line must carry SHMEMU_NPES */
+    snprintf(cmd, sizeof cmd, "SHMEMU_NPES=3 %s --trace %s 40 -- %s --racy-child 2>/dev/null",
              SCHED_EXPLORE_BIN, trace, self);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
@@ -630,14 +632,22 @@ static void test_explore_finds_shrinks_and_replays(void **state)
     assert_int_equal(sscanf(s, "explore: shrunk from %ld to %ld", &before, &after), 2);
     assert_true(after <= before);
     assert_contains(out, "SHMEMU_REPLAY=");
-    /* the saved trace reproduces the failing output */
-    snprintf(cmd, sizeof cmd, "SHMEMU_REPLAY=%s %s --racy-child 2>/dev/null", trace, self);
+    /* the printed replay command, run as printed (without this environment's SHMEMU_NPES),
+     * reproduces the failing output on 3 PEs */
+    const char *line = strstr(out, "replay with:\n  ");
+    assert_non_null(line);
+    line += strlen("replay with:\n  ");
+    snprintf(cmd, sizeof cmd, "env -u SHMEMU_NPES %.*s 2>&1", (int)strcspn(line, "\n"), line);
+    assert_non_null(strstr(cmd, " SHMEMU_NPES=3 "));
     p = popen(cmd, "r");
     assert_non_null(p);
     len = fread(out, 1, sizeof out - 1, p);
     out[len] = '\0';
-    assert_int_equal(pclose(p), 0);
-    assert_contains(out, "checksum 1");
+    status = pclose(p);
+    if (status != 0 || strstr(out, "checksum 1") == NULL || strstr(out, "note: the "
+                                                                          "configuration") != NULL)
+        fail_msg("the printed replay command\n  %s\nended with status 0x%x; expected 0, "
+                 "\"checksum 1\" and the trace's configuration. Output:\n%s", cmd, status, out);
     unlink(trace);
 }
 
