@@ -56,6 +56,9 @@ static void read_cmdline(char *program, size_t plen, char *args, size_t alen)
     buf[n] = '\0';
     size_t first = strlen(buf);
     copy_cut(program, plen, buf);
+    for (char *c = program; *c != '\0'; c++)
+        if (*c == '\n')
+            *c = ' '; /* one header line (the reader refuses what it cannot parse) */
     size_t used = 0;
     for (size_t i = first + 1; i < n && used + 1 < alen; i++) {
         char c = buf[i] == '\0' ? ' ' : buf[i];
