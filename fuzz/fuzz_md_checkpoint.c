@@ -12,9 +12,11 @@
  * twice: as it is (the checks of magic, sizes and CRCs), and with both CRCs recomputed (what
  * a crafted file looks like: every decoded field's range check is reached). Each decode must
  * accept or reject with a message that names the input. An accepted checkpoint must hold what
- * the decoder promises (ids increasing, types in range, positions in the box, finite
- * parameters) and survive an encode/decode round trip with the same state checksum.
+ * the decoder promises (ids increasing, types in range, positions in the box, momenta,
+ * forces and etot(0) in range, finite parameters and origin), encode back to the very same
+ * bytes (nothing read and then ignored), and decode again to the same state checksum.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,13 +32,23 @@ static void put_u64(unsigned char *b, uint64_t v)
         b[k] = (unsigned char)(v >> (8 * k));
 }
 
-static void check_accepted(const md_checkpoint *ck)
+/* The decoder's ranges (md/src/checkpoint.c): what the integrator keeps exact. */
+#define MAX_MOMENTUM (INT64_C(1) << 52)
+#define MAX_FORCE (INT64_C(1) << 62)
+#define MAX_ENERGY 2147483648.0
+
+static void check_accepted(const md_checkpoint *ck, const unsigned char *b, size_t len)
 {
     const md_system *s = &ck->sys;
     const md_atoms *a = &s->atoms;
     if (a->n < 1 || s->ntypes < 1 || ck->nstlist < 1 || ck->step < 0 ||
-        ck->step % ck->nstlist != 0)
+        ck->step % ck->nstlist != 0 || ck->step > LONG_MAX / 2)
         abort();
+    if (!isnan(ck->etot0) && !(fabs(ck->etot0) <= MAX_ENERGY))
+        abort();
+    for (int d = 0; d < 3; d++)
+        if (!isfinite(s->box.lo[d]))
+            abort();
     if (!(ck->rc > 0) || !isfinite(ck->rc) || !(ck->skin >= 0) || !isfinite(ck->skin) ||
         !(s->dt > 0) || !isfinite(s->dt))
         abort();
@@ -49,17 +61,21 @@ static void check_accepted(const md_checkpoint *ck)
         if (a->type[i] < 0 || a->type[i] >= s->ntypes)
             abort();
         for (int d = 0; d < 3; d++)
-            if (a->x[d][i] < 0 || a->x[d][i] >= s->box.len[d])
+            if (a->x[d][i] < 0 || a->x[d][i] >= s->box.len[d] || a->p[d][i] > MAX_MOMENTUM ||
+                a->p[d][i] < -MAX_MOMENTUM || a->f[d][i] > MAX_FORCE || a->f[d][i] < -MAX_FORCE)
                 abort();
     }
-    /* round trip: what was accepted encodes to a checkpoint that decodes to the same state */
+    /* round trip: what was accepted encodes to the same bytes (no field or bit is read and
+     * then ignored) and decodes to the same state */
     unsigned char *buf;
-    size_t len;
-    md_checkpoint_encode(ck, &buf, &len);
+    size_t blen;
+    md_checkpoint_encode(ck, &buf, &blen);
+    if (blen != len || memcmp(buf, b, len) != 0)
+        abort();
     md_checkpoint again;
     md_error err;
     err.msg[0] = '\0';
-    if (md_checkpoint_decode(buf, len, "fuzz-again", &again, &err) != 0)
+    if (md_checkpoint_decode(buf, blen, "fuzz-again", &again, &err) != 0)
         abort();
     if (md_checkpoint_state_checksum(&again) != md_checkpoint_state_checksum(ck) ||
         again.step != ck->step || again.sys.atoms.n != a->n)
@@ -74,7 +90,7 @@ static void decode_one(const unsigned char *b, size_t len)
     md_error err;
     err.msg[0] = '\0';
     if (md_checkpoint_decode(b, len, "fuzz", &ck, &err) == 0) {
-        check_accepted(&ck);
+        check_accepted(&ck, b, len);
         md_checkpoint_free(&ck);
     } else if (strncmp(err.msg, "fuzz", 4) != 0) {
         abort();
