@@ -35,15 +35,17 @@ static _Thread_local long helgrind_number;
 static int create_lock;
 static long threads_created = 1; /* helgrind's #1 is the main thread */
 
-static bool mapping(void)
+/* SHMEMU_THREAD_MAP under valgrind, read before main() (like SHMEMU_BUG): every thread
+ * starts after it, so no checker sees a race on it. */
+static bool map_on;
+
+__attribute__((constructor)) static void thread_map_read(void)
 {
-    static int on = -1; /* read once; a benign race between first readers */
-    int v = __atomic_load_n(&on, __ATOMIC_RELAXED);
-    if (v < 0) {
-        v = RUNNING_ON_VALGRIND && shmemu_env_bool("SHMEMU_THREAD_MAP", false);
-        __atomic_store_n(&on, v, __ATOMIC_RELAXED);
+    map_on = RUNNING_ON_VALGRIND && shmemu_env_bool("SHMEMU_THREAD_MAP", false);
+    if (map_on) {
+        pgas_checker_ignore(&create_lock, sizeof create_lock);
+        pgas_checker_ignore(&threads_created, sizeof threads_created);
     }
-    return v != 0;
 }
 
 typedef struct {
@@ -63,13 +65,8 @@ static void *numbered_start(void *arg)
 int pgas_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *),
                        void *arg)
 {
-    if (!mapping())
+    if (!map_on)
         return pthread_create(thread, attr, fn, arg);
-    static bool ignored;
-    if (!__atomic_exchange_n(&ignored, true, __ATOMIC_RELAXED)) {
-        pgas_checker_ignore(&create_lock, sizeof create_lock);
-        pgas_checker_ignore(&threads_created, sizeof threads_created);
-    }
     start_box *box = malloc(sizeof *box);
     if (box == NULL)
         return pthread_create(thread, attr, fn, arg);
@@ -100,7 +97,7 @@ void pgas_thread_name_self(int pe, const char *label)
         (void)pthread_setname_np(pthread_self(), shortname);
         (void)pthread_setname_np(pthread_self(), name);
     }
-    if (mapping()) {
+    if (map_on) {
         long number = main_thread ? 1 : helgrind_number;
         VALGRIND_PRINTF("shmemu-thread: #%ld drd %d is %s\n", number, (int)DRD_GET_DRD_THREADID,
                         name);
