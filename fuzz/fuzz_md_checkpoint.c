@@ -2,7 +2,7 @@
  * fuzz_md_checkpoint.c: libFuzzer harness for the checkpoint decoder of md/
  * (md_checkpoint_decode, a function over a buffer; the format is in md/src/checkpoint.h).
  *
- *   srcs=$(ls md/src/[a-z]*.c md/src/kernels/[a-z]*.c pgas/src/[a-z]*.c emu/src/[a-z]*.c | grep -v -e /main.c -e /main_wrap.c)
+ *   srcs=$(ls md/src/[a-z]*.c | grep -v -e /main -e '/par[._]' -e '/check\.c')
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=c17 \
  *       -ffp-contract=off -D_GNU_SOURCE -pthread -Ipgas/include -Iemu/include -Imd/include \
  *       -Imd/src fuzz/fuzz_md_checkpoint.c $srcs -lm -o fuzz_md_checkpoint

@@ -3,7 +3,7 @@
  * (md_options_parse in md/src/options.c: --dd, --cells, every numeric option, the io
  * options of md/src/io.c). The input is the argument list, one argument per line.
  *
- *   srcs=$(ls md/src/[a-z]*.c md/src/kernels/[a-z]*.c pgas/src/[a-z]*.c emu/src/[a-z]*.c | grep -v -e /main.c -e /main_wrap.c)
+ *   srcs=$(ls md/src/[a-z]*.c | grep -v -e /main -e '/par[._]' -e '/check\.c')
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=c17 \
  *       -ffp-contract=off -D_GNU_SOURCE -pthread -Ipgas/include -Iemu/include -Imd/include \
  *       -Imd/src fuzz/fuzz_md_options.c $srcs -lm -o fuzz_md_options

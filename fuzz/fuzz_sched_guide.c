@@ -4,7 +4,7 @@
  * names, written by shmemu-explore's shrinker, one "from-serial decision-index target-serial"
  * line per kept preemption; docs/sched.md).
  *
- *   srcs=$(ls pgas/src/[a-z]*.c emu/src/[a-z]*.c | grep -v /main_wrap.c)
+ *   srcs=$(ls pgas/src/[a-z]*.c | grep -v /main_wrap.c)
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=c17 \
  *       -ffp-contract=off -D_GNU_SOURCE -pthread -Ipgas/include -Iemu/include \
  *       fuzz/fuzz_sched_guide.c $srcs -lm -o fuzz_sched_guide

@@ -3,7 +3,7 @@
  * (pgas_trace_parse in pgas/src/sched_trace.c, over a buffer: what pgas_trace_read does
  * after reading the file whole; the format is in docs/sched.md).
  *
- *   srcs=$(ls pgas/src/[a-z]*.c emu/src/[a-z]*.c | grep -v /main_wrap.c)
+ *   srcs=$(ls pgas/src/[a-z]*.c | grep -v /main_wrap.c)
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=c17 \
  *       -ffp-contract=off -D_GNU_SOURCE -pthread -Ipgas/include -Iemu/include \
  *       fuzz/fuzz_sched_trace.c $srcs -lm -o fuzz_sched_trace
