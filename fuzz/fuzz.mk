@@ -2,7 +2,8 @@
 # top Makefile:
 #   make fuzz-replay             builds every harness and runs it over its checked-in corpus
 #                                (fuzz/corpus/<harness>/) once, with -runs=0: fails on any
-#                                crash, leak or sanitizer report (part of the default suite)
+#                                crash, leak or sanitizer report (part of the default suite);
+#                                first, fuzz/canary.c's planted bugs must all be caught
 #   make fuzz [FUZZ_SECONDS=N]   fuzzes each harness for N seconds (default 60) into a work
 #                                corpus ($(FUZZ_BUILD)/corpus/<harness>/), crashes into
 #                                $(FUZZ_BUILD)/crashes/<harness>/, a summary into
@@ -67,7 +68,11 @@ $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_RT_LIB)
 
 fuzz-build: $(FUZZ_BINS)
 
-fuzz-replay: $(FUZZ_BINS)
+# fuzz/canary.c: planted bugs that the replay must catch before it may pass (run.sh).
+$(FUZZ_BUILD)/canary: $(FUZZ_BUILD)/obj/fuzz/canary.o
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $<
+
+fuzz-replay: $(FUZZ_BINS) $(FUZZ_BUILD)/canary
 	@fuzz/run.sh replay $(FUZZ_BUILD) $(FUZZ_HARNESSES)
 
 fuzz: $(FUZZ_BINS)

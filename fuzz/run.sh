@@ -24,6 +24,35 @@ failed=()
 
 dict_of() { [ -f "fuzz/$1.dict" ] && echo "-dict=fuzz/$1.dict"; }
 
+# The canary (fuzz/canary.c): each planted bug must fail its replay, a clean input must
+# pass; otherwise the replays below could pass without checking anything.
+canary() {
+    local dir ok=0
+    dir=$(mktemp -d)
+    for kind in overflow leak ub clean; do
+        mkdir -p "$dir/$kind"
+        printf '%s-input' "$kind" > "$dir/$kind/input"
+        "$build/canary" -runs=0 -artifact_prefix="$dir/" "$dir/$kind" > "$dir/$kind.log" 2>&1
+        local rc=$?
+        if [ $kind = clean ] && [ $rc -ne 0 ]; then
+            echo "fuzz-replay: canary: a clean input failed (exit $rc):" >&2
+            tail -5 "$dir/$kind.log" >&2
+            ok=1
+        elif [ $kind != clean ] && [ $rc -eq 0 ]; then
+            echo "fuzz-replay: canary: the planted $kind was not caught: the harnesses are" \
+                 "not built or run with the sanitizers (ASAN_OPTIONS, UBSAN_OPTIONS?)" >&2
+            ok=1
+        fi
+    done
+    rm -rf "$dir"
+    [ $ok -eq 0 ] && echo "fuzz-replay: canary: planted overflow, leak and UB caught"
+    return $ok
+}
+
+if [ "$mode" = replay ] && ! canary; then
+    exit 1
+fi
+
 for h in "$@"; do
     bin=$build/$h
     corpus=fuzz/corpus/$h
@@ -84,6 +113,7 @@ for h in "$@"; do
         echo "$line" | tee -a "$build/fuzz-summary.txt"
         ;;
     crashes)
+        [ -d "fuzz/crashes/$h" ] || echo "fuzz-crashes: $h: no recorded reproducers"
         for f in fuzz/crashes/"$h"/*; do
             [ -f "$f" ] || continue
             if "$bin" "$f" > "$log" 2>&1; then
