@@ -155,6 +155,28 @@ check: test check-asan check-tsan check-helgrind check-drd check-tools
 check-tools:
 	@scripts/check-tools.sh
 
+# Every command README.md and docs/ show runs (or, for GPU and long ones, exists and parses):
+# scripts/check-doc-commands.py says which is which. Needs the programs of `make all`.
+.PHONY: check-docs test-under-load
+check-docs: all
+	@python3 scripts/check-doc-commands.py
+
+# A user's view (needs `make all` and, for the installed TSan runtime, build-tsan): shmemu-run's
+# oshrun/mpirun habits, race summaries naming both accesses and the PE/block/thread under
+# helgrind, DRD and TSan, and an installed shmemu used from outside the tree.
+.PHONY: check-user
+check-user: all
+	@tests/check-run-scripts.sh
+	@tests/check-race-names.sh
+	@tests/check-install.sh
+
+# The native suites, again and again, beside busy loops and a valgrind run (minutes):
+# finds tests that assume a quiet machine. LOAD_RUNS runs, LOAD_BUSY busy loops.
+LOAD_RUNS ?= 5
+LOAD_BUSY ?= 3
+test-under-load:
+	@scripts/test-under-load.sh $(LOAD_RUNS) $(LOAD_BUSY)
+
 # Installed use (docs/pgas.md): pkg-config modules shmemu (the runtime, with an rpath) and
 # shmemu-main (plus the main() that runs once per PE); the programs; and, where clang is
 # found, the runtime built with ThreadSanitizer in lib/shmemu/tsan, for shmemu-cc
@@ -203,6 +225,9 @@ help:
 	@echo "make check-helgrind  suites under valgrind --tool=helgrind"
 	@echo "make check-drd       suites under valgrind --tool=drd"
 	@echo "make check-tools     racy program must be reported by helgrind, DRD and TSan"
+	@echo "make check-user      shmemu-run habits, race summaries, installed use (outside the tree)"
+	@echo "make check-docs      every command in README.md and docs/ runs (or, GPU/long: parses)"
+	@echo "make test-under-load the native suites beside CPU load, LOAD_RUNS times (minutes)"
 	@echo "make check           all of the above (the README's test command)"
 	@echo "make check-races     MD halo variants, pgas and emu suites under helgrind, DRD, TSan"
 	@echo "                     over 2-8 PEs, 1D-3D, pulse/fused, direct/signal (minutes)"

@@ -427,13 +427,14 @@ static void test_fixed_point_limits(void **state)
         md_test_contains(err.msg, field[k]);
         md_test_contains(err.msg, "limit");
     }
-    /* The limit itself: P_MAX u / m with P_MAX = 2^63/sqrt(6) for 2 atoms, in σ/τ. */
-    double vmax = floor(ldexp(1.0, 63) / sqrt(6.0)) * md_momentum_unit(0.005);
+    /* The limit itself: P_MAX u / m with P_MAX = min(2^52, 2^63/sqrt(6)) = 2^52 for 2 atoms
+     * (the limit every input shares: fixed.h), in σ/τ. */
+    double vmax = (double)MD_MOMENTUM_MAX * md_momentum_unit(0.005);
     char line[128];
     snprintf(line, sizeof line, "2 %.17g 0 0", vmax * 0.999);
     if (parse_mv("1", line, &sys, &err) != 0)
         fail_msg("a velocity just inside the limit was refused: %s", err.msg);
-    assert_true(sys.atoms.p[0][1] > 0 && sys.atoms.p[0][1] <= (int64_t)(ldexp(1.0, 63) / 2.4));
+    assert_true(sys.atoms.p[0][1] > 0 && sys.atoms.p[0][1] <= MD_MOMENTUM_MAX);
     md_system_free(&sys);
     snprintf(line, sizeof line, "2 %.17g 0 0", vmax * 1.001);
     assert_int_equal(parse_mv("1", line, &sys, &err), -1);
@@ -448,23 +449,25 @@ static void test_fixed_point_limits(void **state)
     if (parse_mv("1e6", "2 1e-3 0 0", &sys, &err) != 0)
         fail_msg("%s", err.msg);
     md_system_free(&sys);
-    /* One step may not cross the largest box: |v| dt < 2^19 σ (a light atom, small p). */
-    assert_int_equal(parse_mv("1e-4", "2 2e8 0 0", &sys, &err), -1);
+    /* One step may not cross the largest box: |v| dt < 2^19 σ (an atom as light as the
+     * drift allows, dt²/2 = 1.25e-5, so that p stays below 2^52). */
+    assert_int_equal(parse_mv("1.26e-5", "2 2e8 0 0", &sys, &err), -1);
     md_test_contains(err.msg, "atom 2: vx = 2e+08");
     md_test_contains(err.msg, "2^19");
     /* The total momentum must fit the int64 momentum sum: many atoms near the per-atom
-     * limit. 64 atoms: P_MAX = 2^63/sqrt(192) ~ 2^59.2, total 0.9 · 64 P_MAX ~ 2^65. */
+     * limit. 1100 atoms at 0.99 · 2^52 each: the total is about 2^62.1. */
     char *text = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&text, &size);
-    fprintf(f, "t\n64 atoms\n1 atom types\n0 40 xlo xhi\n0 40 ylo yhi\n0 40 zlo zhi\n\n"
+    fprintf(f, "t\n1100 atoms\n1 atom types\n0 40 xlo xhi\n0 40 ylo yhi\n0 40 zlo zhi\n\n"
                "Masses\n\n1 1\n\nAtoms\n\n");
-    for (int i = 0; i < 64; i++)
-        fprintf(f, "%d 1 %d %d %d\n", i + 1, 5 * (i % 8), 5 * (i / 8), 1);
+    for (int i = 0; i < 1100; i++)
+        fprintf(f, "%d 1 %g %g %g\n", i + 1, 3.6 * (i % 11), 3.6 * (i / 11 % 10),
+                3.6 * (i / 110));
     fprintf(f, "\nVelocities\n\n");
-    double v64 = 0.9 * floor(ldexp(1.0, 63) / sqrt(192.0)) * md_momentum_unit(0.005);
-    for (int i = 0; i < 64; i++)
-        fprintf(f, "%d %.17g 0 0\n", i + 1, v64);
+    double v_big = 0.99 * (double)MD_MOMENTUM_MAX * md_momentum_unit(0.005);
+    for (int i = 0; i < 1100; i++)
+        fprintf(f, "%d %.17g 0 0\n", i + 1, v_big);
     fclose(f);
     assert_int_equal(md_lammps_parse(text, size, "sum.data", 0.005, &sys, &err), -1);
     md_test_contains(err.msg, "sum.data: Velocities: the total momentum along x");

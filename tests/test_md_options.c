@@ -434,6 +434,46 @@ static void test_replay_with_serial(void **state)
     refused("SHMEMU_REPLAY=trace.txt", "--halo serial --cells 4 --steps 2", want);
 }
 
+static void test_sched_with_serial(void **state)
+{
+    (void)state;
+    const char *sched[] = {"SHMEMU_SCHED=random", "--halo serial", "no PE threads", NULL};
+    refused("SHMEMU_SCHED=random", "--halo serial --cells 4 --steps 2", sched);
+    const char *out[] = {"SHMEMU_TRACE_OUT=t.trace", "--halo serial", NULL};
+    refused("SHMEMU_TRACE_OUT=t.trace", "--halo serial --cells 4 --steps 2", out);
+}
+
+/* A per-type cut-off in the data file's Pair Coeffs is honoured when it equals --rc and
+ * refused, naming both, when it does not (never ignored). */
+static void test_program_pair_cutoff(void **state)
+{
+    (void)state;
+    FILE *in = fopen(MD_TEST_DATA_DIR "/lammps_fcc256.data", "r");
+    assert_non_null(in);
+    const char *base = getenv("TMPDIR");
+    char path[300];
+    snprintf(path, sizeof path, "%s/test_md_options.pair.XXXXXX", base && *base ? base : "/tmp");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *out = fdopen(fd, "w");
+    char line[512];
+    while (fgets(line, sizeof line, in)) /* the file's "1 1 1" gets a cut-off column */
+        fputs(strcmp(line, "1 1 1\n") == 0 ? "1 1 1 2.5\n" : line, out);
+    fclose(in);
+    fclose(out);
+    prog_result r;
+    char args[512];
+    snprintf(args, sizeof args, "--data %s --steps 2 --rc 2.5", path);
+    run(&r, NULL, args);
+    if (r.status != 0 || !strstr(r.out, "checksum"))
+        fail_msg("a Pair Coeffs cut-off equal to --rc was not honoured: exit %d: %s", r.status,
+                 r.err);
+    snprintf(args, sizeof args, "--data %s --steps 2 --rc 2.2", path);
+    const char *want[] = {"2.5", "2.2", NULL};
+    refused(NULL, args, want);
+    unlink(path);
+}
+
 /* A usage error: the specific error first, then the hint. */
 static void test_usage_error_hint(void **state)
 {
@@ -465,6 +505,8 @@ int main(void)
         cmocka_unit_test(test_serial_ignored_options),
         cmocka_unit_test(test_list_bugs_with_options),
         cmocka_unit_test(test_replay_with_serial),
+        cmocka_unit_test(test_sched_with_serial),
+        cmocka_unit_test(test_program_pair_cutoff),
         cmocka_unit_test(test_usage_error_hint),
     };
     return cmocka_run_group_tests_name("md_options", tests, NULL, NULL);

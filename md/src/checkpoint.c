@@ -32,7 +32,7 @@ static const char ckpt_magic[8] = {'S', 'H', 'M', 'U', 'M', 'D', 'C', 'K'};
 #define CKPT_ATOM_BYTES 84 /* id 8 + type 4 + x, p, f 3 x 3 x 8 */
 /* Ranges the reader accepts besides the box (checkpoint.h): momentum and force in their
  * fixed-point units, etot(0) in ε per atom (the pair-energy sum holds 2^31 ε at most). */
-#define CKPT_MAX_MOMENTUM (INT64_C(1) << 52)
+#define CKPT_MAX_MOMENTUM MD_MOMENTUM_MAX /* fixed.h */
 #define CKPT_MAX_FORCE (INT64_C(1) << 62)
 #define CKPT_MAX_ENERGY 2147483648.0
 

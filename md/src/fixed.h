@@ -56,6 +56,12 @@ MD_HD static inline int64_t md_pos_from_double(double x) { return md_round_i64(x
 MD_HD static inline double md_force_to_double(int64_t f) { return (double)f / MD_FORCE_SCALE; }
 MD_HD static inline double md_energy_to_double(int64_t e) { return (double)e / MD_ENERGY_SCALE; }
 
+/* The largest momentum component the state accepts, in momentum units, from a data file,
+ * a lattice start or a checkpoint: (double)p, which the drift and the dump use, is exact
+ * up to 2^52, and p + f of a half kick stays far from int64's end. (A data file may be held
+ * tighter still, by the exact kinetic sum over its atoms: lammps_data.c.) */
+#define MD_MOMENTUM_MAX (INT64_C(1) << 52)
+
 /* Momentum unit (m σ/τ per unit) for a time step: dt/2 · 2^-32. */
 static inline double md_momentum_unit(double dt) { return 0.5 * dt / MD_FORCE_SCALE; }
 

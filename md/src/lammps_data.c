@@ -22,9 +22,10 @@
  * What the fixed-point state can hold (shmemu/md.h, fixed.h), with N atoms and time step dt.
  * The momentum unit is u = dt/2 · 2^-32 m σ/τ, so an atom of mass m and velocity v has
  * p = m v / u, an int64:
- *   - momentum: the kinetic energy is the exact sum of p² over 3N components in 128 bits
- *     (kinetic.h), so |p| <= P_MAX = min(2^62, 2^63 / sqrt(3N)) (3N P_MAX² <= 2^126: room
- *     for the momenta to double during a run); the total momentum is summed in int64, so
+ *   - momentum: |p| <= MD_MOMENTUM_MAX = 2^52 (fixed.h: the limit every input shares, the
+ *     checkpoint's too), and the kinetic energy is the exact sum of p² over 3N components
+ *     in 128 bits (kinetic.h), so |p| <= P_MAX = min(2^52, 2^63 / sqrt(3N)) (3N P_MAX² <=
+ *     2^126: room for the momenta to double during a run); the total momentum is summed in int64, so
  *     each component of Σp must stay below 2^62. A velocity beyond |v| <= P_MAX u / m is
  *     refused, naming the atom, its line, the component and the limit.
  *   - drift: a step moves an atom by round(p dt²/2m) position units; round() needs that
@@ -827,7 +828,7 @@ static int parse(const char *buf, size_t len, const char *name, double dt, doubl
                 "'atom types' count", ps.h.ntypes, len);
         goto out;
     }
-    ps.pmax = fmin(ldexp(1.0, 62), floor(ldexp(1.0, 63) / sqrt(3.0 * (double)ps.h.natoms)));
+    ps.pmax = fmin((double)MD_MOMENTUM_MAX, floor(ldexp(1.0, 63) / sqrt(3.0 * (double)ps.h.natoms)));
     sys->ntypes = (int)ps.h.ntypes;
     sys->mass = md_xcalloc((size_t)sys->ntypes, sizeof *sys->mass);
     sys->dt = dt;

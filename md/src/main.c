@@ -81,6 +81,16 @@ static int check_environment(const md_options *o, md_error *err)
                        "schedules no PE threads, so there is nothing to replay; run the "
                        "parallel driver the trace was recorded with (--halo fused, pulse or "
                        "host) or unset SHMEMU_REPLAY", replay);
+    /* The same for the deterministic scheduler itself and what it records. */
+    static const char *const sched_vars[] = {"SHMEMU_SCHED", "SHMEMU_TRACE_OUT"};
+    for (size_t k = 0; k < sizeof sched_vars / sizeof *sched_vars; k++) {
+        const char *v = getenv(sched_vars[k]);
+        if (o->halo == MD_HALO_SERIAL && v && v[0])
+            return md_fail(err, "%s=%s: --halo serial runs every PE in one thread, so the "
+                           "deterministic scheduler has no PE threads to schedule or record; "
+                           "run a parallel driver (--halo fused, pulse or host) or unset %s",
+                           sched_vars[k], v, sched_vars[k]);
+    }
     return 0;
 }
 
@@ -108,7 +118,7 @@ int main(int argc, char **argv)
         return 0;
     }
     md_system sys;
-    int rc = o.data ? md_lammps_read(o.data, o.par.dt, &sys, &err)
+    int rc = o.data ? md_lammps_read_run(o.data, &o.par, &sys, &err)
                     : md_system_fcc(&sys, &o.lat, o.par.dt, &err);
     if (rc == 0 && md_params_check(&o.par, &sys, &err) != 0) { /* the system's limits */
         md_system_free(&sys);

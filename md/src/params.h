@@ -12,9 +12,10 @@
 
 #include "shmemu/md.h"
 
-/* Largest momentum component a run may hold, momentum units: the checkpoint keeps
- * |p| <= 2^52 so that (double)p, which the drift and the dump use, is exact. */
-#define MD_PARAMS_P_MAX 4503599627370496.0 /* 2^52 */
+#include "fixed.h"
+
+/* Largest momentum component a run may hold, momentum units (fixed.h: MD_MOMENTUM_MAX). */
+#define MD_PARAMS_P_MAX ((double)MD_MOMENTUM_MAX)
 
 /* Checks par (rc, skin, nstlist, dt, steps, thermo). With sys (may be NULL) it also checks
  * what depends on the system: the box against 2 (rc + skin), the time step against the
