@@ -135,6 +135,30 @@ static void test_int_wait_hang_shows_signed_values(void **state)
     assert_wait_line(err, ">", "GT", "-5", wait);
 }
 
+/* Only the last PE allocates; the others wait on a word nobody sets. The report must say
+ * who is in the allocation and who never made it, besides the waits. */
+static int partial_alloc_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    uint64_t *sig = nvshmem_calloc(1, sizeof(uint64_t));
+    if (nvshmem_my_pe() == nvshmem_n_pes() - 1)
+        (void)nvshmem_malloc(64);
+    else
+        nvshmem_signal_wait_until(sig, NVSHMEM_CMP_EQ, 1);
+    nvshmem_finalize();
+    return 0;
+}
+
+static void test_partial_allocation_is_named(void **state)
+{
+    (void)state;
+    const char *err = expect_hang_report(3, partial_alloc_body);
+    const char *const in[] = {"PE 2 is in nvshmem_malloc (64 bytes", "PEs 0 and 1",
+                              "have not made it", NULL};
+    assert_wait_line(err, NULL, NULL, NULL, in);
+}
+
 /* Every PE of 3 waits for a signal from its predecessor that is never sent. */
 static int ring_hang_body(void *arg)
 {
@@ -198,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_signal_wait_hang_is_reported),
         cmocka_unit_test(test_int_wait_hang_shows_signed_values),
         cmocka_unit_test(test_every_waiting_pe_is_listed),
+        cmocka_unit_test(test_partial_allocation_is_named),
         cmocka_unit_test(test_no_false_alarm),
     };
     return cmocka_run_group_tests_name("hang", tests, NULL, NULL);

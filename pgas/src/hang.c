@@ -52,6 +52,8 @@ _Noreturn void pgas_hang_report(pgas_world *world, const pgas_thread *reporter)
     fprintf(f, "shmemu: hang: PE %d (%s) waited more than %g s (SHMEMU_HANG_TIMEOUT); "
                "pending waits:\n", reporter->pe, reporter->label, world->config.hang_timeout_s);
     int n_waiting = pgas_report_waits(world, f, "  ");
+    /* A collective heap call that only some PEs made: name who is in it and who is not. */
+    pgas_heap_report_pending(world, f, "  ");
     int n_live = atomic_load(&world->live_threads);
     fprintf(f, "shmemu: hang: %d of %d live threads are waiting; the others are running or "
                "finished. Look for the put, signal or barrier that should have satisfied the "
