@@ -576,20 +576,24 @@ static void test_block_exit_with_pending_puts(void **state)
 
 /* The explorer's test program: PE 1 reads a word right after a barrier, PE 0 sets it
  * after the barrier: an order bug whose outcome depends on the schedule (atomics, so no
- * checker reports a data race under ThreadSanitizer builds). Free-running, PE 0 sleeps
- * first, so the reference reads 0. */
+ * checker reports a data race under ThreadSanitizer builds). Free-running, PE 0 waits
+ * for the readers first, so the reference reads 0; under the scheduler it does not wait. */
 static int racy_body(void *arg)
 {
     (void)arg;
     nvshmem_init();
     int *x = nvshmem_calloc(1, sizeof(int));
+    int *readers = nvshmem_calloc(1, sizeof(int)); /* on PE 0: how many have read x */
     nvshmem_barrier_all();
     if (nvshmem_my_pe() == 0) {
+        /* Free-running, wait until every reader has read (not a fixed sleep, which a busy
+         * machine can outlast): the reference reads 0 on every machine. */
         if (!pgas_sched_enabled())
-            usleep(50000);
+            nvshmem_int_wait_until(readers, NVSHMEM_CMP_EQ, nvshmem_n_pes() - 1);
         nvshmem_int_atomic_set(x, 1, 1);
     } else {
         printf("checksum %d\n", nvshmem_int_atomic_fetch(x, 1));
+        nvshmem_int_atomic_inc(readers, 0);
     }
     nvshmem_barrier_all();
     nvshmem_finalize();
