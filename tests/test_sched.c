@@ -859,6 +859,43 @@ static void test_unwritable_trace_out_is_an_error(void **state)
     }
 }
 
+/* The trace's config hash sees the emulator's settings as parsed: spellings of one value
+ * (off, no, 0) hash alike, so a trace recorded with one replays with another; a different
+ * value hashes differently. */
+static void config_line(const char *self, const char *hazards, char *out, size_t len)
+{
+    char trace[256], cmd[2048], buf[8192];
+    temp_path(trace, sizeof trace, "config.trace");
+    snprintf(cmd, sizeof cmd, "SHMEMU_SCHED=random SHMEMU_EMU_HAZARDS=%s SHMEMU_TRACE_OUT=%s "
+             "%s --racy-child", hazards, trace, self);
+    int rc = run_shell(cmd, buf, sizeof buf);
+    if (rc != 0)
+        fail_msg("recording with SHMEMU_EMU_HAZARDS=%s: exit %d:\n%s", hazards, rc, buf);
+    size_t n;
+    const char *text = read_file(trace, &n);
+    const char *c = strstr(text, "\nconfig: ");
+    assert_non_null(c);
+    snprintf(out, len, "%.*s", (int)strcspn(c + 1, "\n"), c + 1);
+    unlink(trace);
+}
+
+static void test_config_hash_reads_parsed_settings(void **state)
+{
+    (void)state;
+    char self[512], off[64], zero[64], no[64], on[64];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = '\0';
+    config_line(self, "off", off, sizeof off);
+    config_line(self, "0", zero, sizeof zero);
+    config_line(self, "No", no, sizeof no);
+    config_line(self, "on", on, sizeof on);
+    assert_string_equal(off, zero);
+    assert_string_equal(off, no);
+    if (strcmp(off, on) == 0)
+        fail_msg("hazard checks off and on give the same config hash: %s", on);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--racy-child") == 0)
@@ -872,6 +909,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_strategies_give_free_results),
         cmocka_unit_test(test_seed_determines_schedule),
         cmocka_unit_test(test_record_and_replay),
+        cmocka_unit_test(test_config_hash_reads_parsed_settings),
         cmocka_unit_test(test_replay_reports_divergence),
         cmocka_unit_test(test_damaged_trace_is_refused),
         cmocka_unit_test(test_deadlock_cycle_is_reported),

@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "sched.h"
+#include "shmemu/env.h"
 
 #define LIVELOCK_LIMIT 2000
 #define TURN_SPIN_POLLS 256
@@ -720,9 +721,8 @@ void pgas_sched_create(pgas_world *world)
     s->pct_steps = cfg->pct_steps;
     s->capacity = world->n_pes + 4096;
     s->pin_cpu = -1;
-    const char *pin = getenv("SHMEMU_SCHED_PIN");
     cpu_set_t allowed;
-    if (!cfg->under_valgrind && (pin == NULL || strcmp(pin, "0") != 0) &&
+    if (!cfg->under_valgrind && shmemu_env_bool("SHMEMU_SCHED_PIN", true) &&
         pthread_getaffinity_np(pthread_self(), sizeof allowed, &allowed) == 0) {
         for (int c = 0; c < CPU_SETSIZE; c++)
             if (CPU_ISSET(c, &allowed)) {

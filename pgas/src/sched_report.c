@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "sched.h"
+#include "shmemu/env.h"
 
 #define LD(x) atomic_load_explicit(&(x), memory_order_relaxed)
 #define MAX_REPORTED 256
@@ -343,8 +344,8 @@ void pgas_sched_print_replay(FILE *f, const pgas_sched *s)
             put_setting(f, "SHMEMU_PCT_STEPS", num);
         }
     }
-    const char *npes = getenv("SHMEMU_NPES");
-    if (npes == NULL || npes[0] == '\0') {
+    const char *npes = shmemu_env_get("SHMEMU_NPES"); /* as written: the replay re-reads it */
+    if (npes == NULL) {
         snprintf(num, sizeof num, "%d", s->world->n_pes);
         npes = num;
     }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "sched.h"
+#include "shmemu/env.h"
 
 #define TRACE_MAGIC "shmemu-trace"
 
@@ -77,13 +78,22 @@ static uint64_t config_hash(const pgas_world *w)
     uint64_t v[] = {(uint64_t)w->n_pes, w->config.heap_size, w->config.check_nbi,
                     w->config.check_seed, w->config.no_ptr};
     h = fnv(h, v, sizeof v);
-    const char *names[] = {"SHMEMU_EMU_SMS", "SHMEMU_EMU_HAZARDS"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *e = getenv(names[i]);
-        h = fnv(h, names[i], strlen(names[i]));
-        if (e != NULL)
-            h = fnv(h, e, strlen(e));
-    }
+    /* The emulator's settings as the emulator reads them (shmemu/env.h), so that spellings
+     * of one setting (off, no, 0) hash alike. A value the parser refuses is hashed as
+     * text: the emulator reports it when the job starts. */
+    char msg[256];
+    const char *sms = shmemu_env_get("SHMEMU_EMU_SMS");
+    int64_t sms_v = 0; /* 0: no limit, as when unset */
+    if (sms != NULL && shmemu_env_parse_int("SHMEMU_EMU_SMS", sms, INT64_MIN, INT64_MAX, &sms_v,
+                                            msg, sizeof msg) != 0)
+        h = fnv(h, sms, strlen(sms));
+    h = fnv(h, &sms_v, sizeof sms_v);
+    const char *hz = shmemu_env_get("SHMEMU_EMU_HAZARDS");
+    bool hz_v = true; /* on, as when unset */
+    if (hz != NULL && shmemu_env_parse_bool("SHMEMU_EMU_HAZARDS", hz, &hz_v, msg, sizeof msg) != 0)
+        h = fnv(h, hz, strlen(hz));
+    uint8_t hz_b = hz_v;
+    h = fnv(h, &hz_b, 1);
     return h;
 }
 
