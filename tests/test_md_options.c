@@ -474,6 +474,20 @@ static void test_program_pair_cutoff(void **state)
     unlink(path);
 }
 
+/* --help documents the environment a user steers the run with. */
+static void test_help_names_the_environment(void **state)
+{
+    (void)state;
+    prog_result r;
+    run(&r, NULL, "--help");
+    assert_int_equal(r.status, 0);
+    static const char *vars[] = {"SHMEMU_EMU_TRACE=PATH", "SHMEMU_SCHED=", "SHMEMU_BUG=",
+                                 "SHMEMU_HANG_TIMEOUT="};
+    for (size_t k = 0; k < sizeof vars / sizeof *vars; k++)
+        if (!strstr(r.out, vars[k]))
+            fail_msg("--help does not mention %s", vars[k]);
+}
+
 /* A usage error: the specific error first, then the hint. */
 static void test_usage_error_hint(void **state)
 {
@@ -507,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_replay_with_serial),
         cmocka_unit_test(test_sched_with_serial),
         cmocka_unit_test(test_program_pair_cutoff),
+        cmocka_unit_test(test_help_names_the_environment),
         cmocka_unit_test(test_usage_error_hint),
     };
     return cmocka_run_group_tests_name("md_options", tests, NULL, NULL);
