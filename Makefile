@@ -235,7 +235,7 @@ help:
 	@echo "make bench           benchmarks; results in bench/RESULTS.md"
 	@echo "make bench-races     each race checker's slowdown and memory (bench/RESULTS.md)"
 	@echo "make fuzz-replay     every fuzz harness over its corpus (docs/fuzzing.md)"
-	@echo "make fuzz FUZZ_SECONDS=N  fuzz every parser N s each (default 60)"
+	@echo "make fuzz FUZZ_SECONDS=N  fuzz every parser N CPU seconds each (default 60)"
 	@echo "make install PREFIX=... DESTDIR=..."
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_HOBJ:.o=.d)
