@@ -4,7 +4,7 @@
 #                                (fuzz/corpus/<harness>/) once, with -runs=0: fails on any
 #                                crash, leak or sanitizer report (part of the default suite);
 #                                first, fuzz/canary.c's planted bugs must all be caught
-#   make fuzz [FUZZ_SECONDS=N]   fuzzes each harness for N seconds (default 60) into a work
+#   make fuzz [FUZZ_SECONDS=N]   fuzzes each harness for N CPU seconds (default 60) into a work
 #                                corpus ($(FUZZ_BUILD)/corpus/<harness>/), crashes into
 #                                $(FUZZ_BUILD)/crashes/<harness>/, a summary into
 #                                $(FUZZ_BUILD)/fuzz-summary.txt
