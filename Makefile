@@ -16,7 +16,8 @@ DESTDIR  ?=
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 CSTD     := -std=c17 -D_GNU_SOURCE
-# -ffp-contract=off: no FMA contraction, so floating-point results match everywhere (DESIGN D3).
+# -ffp-contract=off: no FMA contraction, so floating-point results match everywhere (docs/design.md
+# D3).
 OPT      ?= -O2 -g
 CFLAGS   += $(CSTD) $(OPT) $(WARN) -fPIC -ffp-contract=off -pthread
 CPPFLAGS += -Ipgas/include -Iemu/include -Imd/include
@@ -82,7 +83,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_HOBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(TEST_HOBJ) $(LIB_A) -lcmocka $(LDLIBS)
 
-# The one-source rule (DESIGN D1): the dialect's test kernels also compile as CUDA. No GPU
+# The one-source rule (docs/design.md D1): the dialect's test kernels also compile as CUDA. No GPU
 # is needed to compile. NVCC is nvcc on PATH, else CUDA's default place; without nvcc the
 # check is reported as not run (and `make nvcc-dialect` fails), never passed silently.
 NVCC       ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))

@@ -119,7 +119,7 @@ section=$(
         fi
     done
     echo
-    echo "Target of issue 5: the helgrind run of this configuration under 60 s on this machine."
+    echo "Target: the helgrind run of this configuration under 60 s on this machine."
     if [ -n "${BENCH_RACES_NOTE:-}" ]; then
         echo
         echo "$BENCH_RACES_NOTE"

@@ -1,4 +1,4 @@
-# md/cuda.mk: the CUDA build of the MD app (issue 7), included by the top Makefile after
+# md/cuda.mk: the CUDA build of the MD app (docs/gpu.md), included by the top Makefile after
 # md/md.mk.
 #
 #   make cuda        $(BUILD)/cuda-md/shmemu-md: the MD app for sm_90 with the real NVSHMEM
@@ -20,7 +20,7 @@
 # Python wheel found by python3. Where nvcc or NVSHMEM is missing, both targets say
 # "NOT RUN: ..." and fail when named on the command line (never a silent pass).
 #
-# Bits (DESIGN D3): -fmad=false (no FMA contraction), IEEE division and square root, no
+# Bits (docs/design.md D3): -fmad=false (no FMA contraction), IEEE division and square root, no
 # flush to zero; the host side keeps the CPU build's -ffp-contract=off.
 
 NVSHMEM_HOME ?= $(shell python3 -c 'import nvidia.nvshmem as m; print(list(m.__path__)[0])' \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-races.sh: correct code must give zero race reports (DESIGN D4), over a matrix.
+# check-races.sh: correct code must give zero race reports (docs/design.md D4), over a matrix.
 #
 #   scripts/check-races.sh [BUILD [TSAN_BUILD]]        (what `make check-races` runs)
 #

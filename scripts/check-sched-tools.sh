@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# check-sched-tools.sh: the deterministic scheduler hides no race (DESIGN D4, docs/sched.md).
+# check-sched-tools.sh: the deterministic scheduler hides no race (docs/design.md D4,
+# docs/sched.md).
 #
 # The scheduler passes the turn between threads with relaxed atomics and raw futex calls,
 # which helgrind, DRD and ThreadSanitizer do not treat as synchronization. If it used a

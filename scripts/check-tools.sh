@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-tools.sh: proves that each race checker sees the protocol (DESIGN D4).
+# check-tools.sh: proves that each race checker sees the protocol (docs/design.md D4).
 # tests/racy/put_signal_race.c is run in two modes under helgrind, DRD and ThreadSanitizer:
 #   racy     each tool must report a data race that points at the RACY READ line;
 #   correct  each tool must report nothing.

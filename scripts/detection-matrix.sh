@@ -12,7 +12,7 @@
 #             from one of shmemu's own checks ("shmemu: PE p: call: ...");
 #   helgrind, drd   valgrind --tool=...; detected when valgrind counts errors;
 #   tsan      the TSan build; detected when it prints a ThreadSanitizer warning;
-#   sched     the deterministic scheduler (issue 6), when this build knows SHMEMU_SCHED:
+#   sched     the deterministic scheduler (docs/sched.md), when this build knows SHMEMU_SCHED:
 #             native runs under SHMEMU_SCHED=random and pct, SHMEMU_SEED 1..SCHED_SEEDS
 #             (default 4); detected when a schedule's checksum differs or it ends in a
 #             hang or deadlock report; else "not yet".
@@ -66,7 +66,7 @@ OWN_ERROR='^shmemu: PE [0-9]+: ([a-z_0-9]+|kernel [a-z_0-9]+ block \([0-9,]+\)( 
 proj_files=$(find md/src pgas/src emu/src pgas/include emu/include md/include -name '*.[ch]' \
              -printf '%f\n' | sort -u | paste -sd'|')
 
-# The deterministic scheduler (issue 6): used when this build knows SHMEMU_SCHED (it
+# The deterministic scheduler (docs/sched.md): used when this build knows SHMEMU_SCHED (it
 # rejects a bad value by name).
 SCHED=no
 if SHMEMU_SCHED=no-such-mode "$MD" --cells 4 --pes 1 --steps 0 2>&1 | grep -q 'SHMEMU_SCHED'; then
@@ -304,13 +304,13 @@ tmp=$OUT.tmp.$$
     echo "  \"plant in stack\" when a frame of some report is the plant's line (or up to 3 after)."
     echo "- **TSan**: the ThreadSanitizer build (\`SANITIZE=thread CC=clang\`); the same fields."
     if [ "$SCHED" = yes ]; then
-        echo "- **sched**: the deterministic scheduler (issue 6, \`SHMEMU_SCHED\`): native runs under"
+        echo "- **sched**: the deterministic scheduler (docs/sched.md, \`SHMEMU_SCHED\`): native runs under"
         echo "  \`SHMEMU_SCHED=random\` then \`pct\`, \`SHMEMU_SEED\` 1 to $SCHED_SEEDS each, stopping at the"
         echo "  first schedule whose checksum differs or that ends in a hang or deadlock report; the"
         echo "  cell gives that schedule: \`SHMEMU_BUG=... SHMEMU_SCHED=... SHMEMU_SEED=...\` and the"
         echo "  configuration reproduce it."
     else
-        echo "- **sched**: the deterministic scheduler (issue 6): not yet (\`SHMEMU_SCHED\` was not"
+        echo "- **sched**: the deterministic scheduler (docs/sched.md): not yet (\`SHMEMU_SCHED\` was not"
         echo "  known to this build)."
     fi
     echo

@@ -1,7 +1,7 @@
 #!/bin/sh
 # scripts/gpu-check.sh GPU_MD CPU_MD: `make gpu-check` (md/cuda.mk). On a GPU machine, runs
 # the CUDA build of the MD app (GPU_MD) and the CPU emulator's (CPU_MD) on the same input
-# and decomposition, and compares the checksum of every thermo line (DESIGN D3: the same
+# and decomposition, and compares the checksum of every thermo line (docs/design.md D3: the same
 # bits, any difference is a bug). Configurations: 1 GPU, and 2 GPUs when there are 2 or
 # more; halo fused, pulse and host (the CPU-initiated baseline); transport direct
 # (nvshmem_ptr) and signal (put-with-signal, forced). With GPU_CHECK_ORACLE=1 (the default)

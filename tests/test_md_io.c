@@ -17,7 +17,7 @@
  *     --pes through the files, stdout ending in the checksum, clear errors and exit 1 for
  *     an unwritable dump, a corrupted checkpoint, a restart with another --rc, and domains
  *     too thin for two pulses;
- *   - hostile files and paths (issue 15): crafted checkpoints with recomputed CRCs; outputs
+ *   - hostile files and paths: crafted checkpoints with recomputed CRCs; outputs
  *     that alias inputs or each other; a FIFO, then /dev/null as output (refused, intact); a
  *     checkpoint write failing with EFBIG under RLIMIT_FSIZE; stale temporaries of dead
  *     runs; the XYZ dump read by ASE (python3-ase must be installed: no skip).

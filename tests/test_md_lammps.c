@@ -397,7 +397,7 @@ static void test_matches_lammps_reference(void **state)
     md_system_free(&sys);
 }
 
-/* ---- what the fixed-point state can hold (issue 15) -------------------------------------- */
+/* ---- what the fixed-point state can hold ------------------------------------------------- */
 
 /* A one-type file of two atoms with the given mass and atom 2's velocity line. */
 static int parse_mv(const char *mass, const char *vel2, md_system *sys, md_error *err)
@@ -475,7 +475,7 @@ static void test_fixed_point_limits(void **state)
     free(text);
 }
 
-/* ---- reading the file (issue 15) --------------------------------------------------------- */
+/* ---- reading the file -------------------------------------------------------------------- */
 
 static const char small_file[] = "t\n1 atoms\n1 atom types\n0 5 xlo xhi\n0 5 ylo yhi\n"
                                  "0 5 zlo zhi\nMasses\n\n1 1\n\nAtoms\n\n1 1 1 1 1\n";
@@ -569,7 +569,7 @@ static void test_line_endings(void **state)
     md_system_free(&ref);
 }
 
-/* ---- what LAMMPS accepts (issue 15) ------------------------------------------------------ */
+/* ---- what LAMMPS accepts ----------------------------------------------------------------- */
 
 static void test_atoms_outside_the_box_are_wrapped(void **state)
 {

@@ -1,9 +1,9 @@
 /*
  * test_md_sim.c: the serial driver end to end.
  *
- *   - the checksum equality matrix of issue 4 (the part that needs no halo kernels): the
- *     state checksum at every step of a run with searches and repartitions is the same for
- *     1 PE and for 2, 3, 4, 6, 8 and 12 PEs in 1D, 2D and 3D, in both pulse orders, and
+ *   - the checksum equality matrix (docs/design.md "Oracles"; the part that needs no halo
+ * kernels): the     state checksum at every step of a run with searches and repartitions is the
+ * same for     1 PE and for 2, 3, 4, 6, 8 and 12 PEs in 1D, 2D and 3D, in both pulse orders, and
  *     with the automatic grid;
  *   - repeated runs give the same bits; total momentum is exactly zero at every step;
  *   - a two-type LAMMPS start runs identically on 1 and 6 PEs;

@@ -1,5 +1,5 @@
 /*
- * test_order.c: the checking mode (SHMEMU_CHECK_NBI=1, DESIGN D7), over many seeds
+ * test_order.c: the checking mode (SHMEMU_CHECK_NBI=1, docs/design.md D7), over many seeds
  * (SHMEMU_CHECK_SEED): puts are delivered late and out of order, but never against
  * what the specification guarantees:
  *   - the data of a put-with-signal is there once its signal is;

@@ -5,7 +5,7 @@
  * atomics, barriers, collectives and teams, each through the shmem_ names, each with values
  * that would differ if a call did the wrong thing (a missed wait reads a stale value, a wrong
  * type moves the wrong number of bytes, a swapped comparison answers the other way).
- * Constants: OpenSHMEM's are its own (DESIGN D2); the table of every comparison catches a
+ * Constants: OpenSHMEM's are its own (docs/design.md D2); the table of every comparison catches a
  * wrong translation (NVSHMEM orders them EQ NE GT LE LT GE, OpenSHMEM EQ NE GT GE LT LE), an
  * NVSHMEM constant passed to a shmem_ call takes the OpenSHMEM meaning of its number, and a
  * number that is no OpenSHMEM constant aborts with a message naming the shmem_ call.
@@ -69,7 +69,7 @@ static void test_constants(void **state)
     assert_int_equal(SHMEM_MAJOR_VERSION, 1);
     assert_int_equal(SHMEM_MINOR_VERSION, 5);
 
-    /* They are kept apart from NVSHMEM's (DESIGN D2). */
+    /* They are kept apart from NVSHMEM's (docs/design.md D2). */
     assert_int_not_equal(SHMEM_CMP_EQ, NVSHMEM_CMP_EQ);
     assert_int_not_equal(SHMEM_CMP_NE, NVSHMEM_CMP_NE);
     assert_int_not_equal(SHMEM_CMP_GT, NVSHMEM_CMP_GT);
@@ -395,7 +395,7 @@ static void test_put_signal(void **state)
 }
 
 /* The same under the core's checking mode, which delivers non-blocking puts late and out of
- * order within what the signal and quiet allow (DESIGN D7). */
+ * order within what the signal and quiet allow (docs/design.md D7). */
 static void test_put_signal_checked(void **state)
 {
     (void)state;

@@ -3,7 +3,7 @@
  *
  * Every operation is a real C11 atomic with the requested order. For helgrind and DRD
  * (which do not see C11 orders) the release side annotates "before" and the acquire side
- * "after" (DESIGN D4), on a tag that encodes the scope:
+ * "after" (docs/design.md D4), on a tag that encodes the scope:
  *   - block scope: no annotation. A block's threads share one pthread, so they are already
  *     ordered; a block-scope release read by another block is a race, as on a GPU.
  *   - gpu scope: the address tagged with the PE (bits 48 and up; the tag is only a name for
@@ -18,7 +18,7 @@
  * the data it was meant to publish racing. A fence makes later relaxed writes of the thread
  * act as releases (at the smaller of the two scopes), and makes the relaxed loads the
  * thread did since its last fence act as acquires: the "volatile poll, then fence" and
- * "fence, then relaxed flag store" idioms of NVSHMEM (DESIGN D6).
+ * "fence, then relaxed flag store" idioms of NVSHMEM (docs/design.md D6).
  *
  * Every store and read-modify-write is an atomic read-modify-write (valgrind sees it as a
  * read, so it never races with an atomic load), followed by a wake of that word's waiters.

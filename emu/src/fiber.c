@@ -2,7 +2,7 @@
  * fiber.c: the threads of a block as ucontext fibers of the block's pthread.
  *
  * Each emulated thread gets its own stack; the block's scheduler runs on the pthread's own
- * stack. Switching tells every checker about the stacks (DESIGN D4):
+ * stack. Switching tells every checker about the stacks (docs/design.md D4):
  *   - valgrind: VALGRIND_STACK_REGISTER on each fiber stack, so memcheck, helgrind and DRD
  *     do not mistake a switch for a wild stack-pointer jump; the stacks are fresh mappings,
  *     marked clean for helgrind (VALGRIND_HG_CLEAN_MEMORY) so no history carries over;

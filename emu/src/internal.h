@@ -10,7 +10,7 @@
  * fiber blocks (barrier, warp collective, mbarrier wait) or asks to poll (a wait that would
  * park), then picks the next one.
  *
- * Invariants that keep the race checkers honest (DESIGN D4):
+ * Invariants that keep the race checkers honest (docs/design.md D4):
  *   - Everything a block's fibers share is touched only on the block's pthread, so it needs
  *     no atomics; the checkers see one thread.
  *   - Words shared between pthreads for bookkeeping (SM pool, stream counters, grid

@@ -3,7 +3,7 @@
  *
  * Each stream is a pthread attached to the PE ("stream N") that takes operations from a
  * lock-free queue (many producers, one consumer) and runs them in order. Ordering edges
- * for the race checkers are made explicitly, only where CUDA promises them (DESIGN D4):
+ * for the race checkers are made explicitly, only where CUDA promises them (docs/design.md D4):
  *   - enqueue annotates "before" on the operation, the stream thread "after" it: what the
  *     host did before a launch happens before the kernel;
  *   - finishing an operation annotates "before" on the stream's completion word; stream and

@@ -7,7 +7,7 @@
 # "--timing:" line, CUDA events: steps without a search, the device synchronized after
 # each step), PE 0's device µs per step of local work, non-local work, non-overlap and the
 # step from the kernels' per-block %globaltimer stamps (the "--timing device:" line, the
-# same steps; paper 000 §6.3), the whole run's atom-steps/s (wall clock, searches
+# same steps; paper 000 §6.3, docs/papers.md), the whole run's atom-steps/s (wall clock, searches
 # included) and the final checksum (every configuration of one size must print the same).
 # Then the same configuration free-running:
 #     GPU_MD ... --steps F --nstlist 100000 --thermo 0   (no --timing)

@@ -1,5 +1,5 @@
 /*
- * check.h: the oracles of DESIGN "Oracles", over a running md_sim.
+ * check.h: the oracles of docs/design.md ("Oracles"), over a running md_sim.
  *
  * Brute force (O(N^2), small systems): every pair of atoms at its minimum image, computed
  * from the gathered home atoms with the same integer displacement and the same md_r2 as

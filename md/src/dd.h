@@ -1,6 +1,6 @@
 /*
  * dd.h: domain decomposition geometry, the per-PE state, and the pulse table
- * (paper 000's PulseData) of the GROMACS staged halo exchange.
+ * (paper 000's PulseData; docs/papers.md) of the GROMACS staged halo exchange.
  *
  * Grid. The box is cut into n[0] x n[1] x n[2] domains; PE rank = cx + n[0](cy + n[1] cz).
  * Along dimension d, domain c covers [bound[c], bound[c+1]) with bound[c] = ceil(c L / n),

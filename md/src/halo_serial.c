@@ -2,8 +2,8 @@
  * halo_serial.c: the per-step halo exchange of every PE, applied in one process.
  *
  * This is the reference semantics of the pulse table that the GPU halo kernels (pulse by
- * pulse, or fused as in paper 000 Alg. 3-6) must reproduce: coordinates forward in pulse
- * order, forces backward in reverse pulse order. Within a pulse the PEs are independent;
+ * pulse, or fused as in paper 000 Alg. 3-6; docs/papers.md) must reproduce: coordinates forward in
+ * pulse order, forces backward in reverse pulse order. Within a pulse the PEs are independent;
  * between pulses, forwarding makes pulse p read what pulse q < p wrote (dep_mask).
  */
 #include "dd.h"

@@ -264,8 +264,8 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
                 "instantiations, the rest updated in place)\n", res.graph_launches,
                 res.graph_builds);
     if (o->timing && res.timed_steps > 0) {
-        /* Primary: the device intervals of paper 000 §6.3 from the kernels' own stamps; then
-         * the per-phase CUDA events (which include launch gaps and host work). */
+        /* Primary: the device intervals of paper 000 §6.3 (docs/papers.md) from the kernels' own
+         * stamps; then the per-phase CUDA events (which include launch gaps and host work). */
         fprintf(stderr, "shmemu-md: --timing device: PE 0, us per step over %ld steps without "
                 "a search, from %%globaltimer per-block timestamps:", res.timed_steps);
         for (int k = 0; k < MD_NDT; k++)

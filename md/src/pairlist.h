@@ -17,9 +17,9 @@
  * i < j (local indices), and d = x_i + shift - x_j is exactly the displacement that the
  * serial reference sees for the same two atoms (integer arithmetic, no rounding).
  *
- * Two lists, as GROMACS splits its non-bonded work (paper 000, Alg. 2): `local` holds pairs
- * of two home atoms (computable before the coordinate halo arrives), `nonlocal` the pairs
- * with at least one halo atom. Order comes from data: entries by i, then shift, then j.
+ * Two lists, as GROMACS splits its non-bonded work (paper 000, Alg. 2; docs/papers.md): `local`
+ * holds pairs of two home atoms (computable before the coordinate halo arrives), `nonlocal` the
+ * pairs with at least one halo atom. Order comes from data: entries by i, then shift, then j.
  */
 #ifndef MD_PAIRLIST_H
 #define MD_PAIRLIST_H

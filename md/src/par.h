@@ -1,6 +1,6 @@
 /*
  * par.h: the parallel driver: every PE of the decomposition is a pgas PE thread with its
- * own md_pe, and every step runs as kernels (paper 000 Alg. 2) on the PE's streams:
+ * own md_pe, and every step runs as kernels (paper 000 Alg. 2; docs/papers.md) on the PE's streams:
  *
  *   update stream     md_update (kick + drift)                      -> event upd
  *   local stream      wait upd; Local Non-bonded F                  -> event loc

@@ -1,5 +1,6 @@
 /*
- * par_graph.c: --graph, CUDA graph capture of a whole step (paper 000 §5.3), CUDA build.
+ * par_graph.c: --graph, CUDA graph capture of a whole step (paper 000 §5.3, docs/papers.md), CUDA
+ * build.
  *
  * A step without a pair search (kick + drift, both force paths with the halos, kick) is
  * issued as usual, but into a capture of the update stream: the other streams join the

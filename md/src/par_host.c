@@ -1,5 +1,5 @@
 /*
- * par_host.c: the CPU-initiated baseline halo (--halo host; paper 000 Fig. 1, the
+ * par_host.c: the CPU-initiated baseline halo (--halo host; docs/papers.md: paper 000 Fig. 1, the
  * "MPI-style" schedule that GROMACS runs without GPU-initiated communication).
  *
  * Per coordinate pulse, in pulse order: a pack kernel on the non-local stream

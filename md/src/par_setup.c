@@ -202,8 +202,8 @@ static bool use_direct(const md_par_pe *c, const void *sym, int peer)
     return nvshmem_ptr(sym, peer) != NULL;
 }
 
-/* The device pulse table (Alg. 1's PulseData with the remote pointers resolved), built in
- * hdp and copied to dp, with the index maps. */
+/* The device pulse table (paper 000's Alg. 1 PulseData, docs/papers.md, with the remote pointers
+ * resolved), built in hdp and copied to dp, with the index maps. */
 static void device_pulses(md_par_pe *c)
 {
     const int32_t cap = c->job->cap;

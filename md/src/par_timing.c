@@ -1,8 +1,8 @@
 /*
  * par_timing.c: device times of the parallel driver's steps (--timing), two ways.
  *
- * Per-block timestamps (primary; paper 000 §6.3, paper 003): every kernel of a step gets
- * its role's slot of a small device table (kernels/tstamp.h), and thread 0 of each block
+ * Per-block timestamps (primary; paper 000 §6.3, paper 003; docs/papers.md): every kernel of a
+ * step gets its role's slot of a small device table (kernels/tstamp.h), and thread 0 of each block
  * stamps %globaltimer into it: atomic min at the block's start, atomic max at its end. The
  * table is emptied by a kernel at the start of each step (stream order puts it before the
  * step's kernels on every stream) and copied back after the step's synchronize. The

@@ -1,5 +1,5 @@
 /*
- * sim.c: the serial driver. A step, as paper 000's Alg. 2 (serially, over all PEs):
+ * sim.c: the serial driver. A step, as paper 000's Alg. 2 (docs/papers.md; serially, over all PEs):
  *
  *     kick            p += f                      (first half kick, exact: the momentum
  *                                                  unit is one force unit times dt/2)

@@ -1,9 +1,9 @@
 /*
  * sim.h: the serial driver: every PE of a decomposition in one process, stepped together.
  *
- * md_sim_step reads like paper 000's Algorithm 2 with each launch replaced by a serial call
- * over all PEs; the GPU schedule will replace those calls, not the order. Everything a PE
- * would own is in its md_pe; the driver owns only what every PE shares (parameters, grid,
+ * md_sim_step reads like Algorithm 2 of paper 000 (docs/papers.md) with each launch replaced by a
+ * serial call over all PEs; the GPU schedule will replace those calls, not the order. Everything a
+ * PE would own is in its md_pe; the driver owns only what every PE shares (parameters, grid,
  * masses) and the step counter.
  */
 #ifndef MD_SIM_H

@@ -40,7 +40,7 @@ void md_ddparams_default(md_ddparams *d)
 {
     d->pes = 1;
     d->grid[0] = d->grid[1] = d->grid[2] = 0;
-    d->order[0] = 2; /* z -> y -> x, as paper 000 */
+    d->order[0] = 2; /* z -> y -> x, as paper 000 (docs/papers.md) */
     d->order[1] = 1;
     d->order[2] = 0;
 }

@@ -1,7 +1,7 @@
 /*
  * nvshmem.h: the NVSHMEM host API, implemented on CPU threads by shmemu.
  *
- * Names, signatures and constant values follow NVSHMEM (DESIGN D2), so a program written
+ * Names, signatures and constant values follow NVSHMEM (docs/design.md D2), so a program written
  * for NVSHMEM compiles unchanged. What differs is where it runs: every PE is a thread of one
  * process (the "threads backend"), so:
  *
@@ -14,7 +14,7 @@
  *   - nvshmem_ptr() returns a usable pointer for every PE (all PEs share one address space),
  *     unless the put path is forced (SHMEMU_NO_PTR=1, see shmemu/pgas.h).
  *
- * Semantics (DESIGN D4, D7):
+ * Semantics (docs/design.md D4, D7):
  *   - A put-with-signal delivers its data before its signal.
  *   - nvshmem_fence orders puts to the same PE; nvshmem_quiet completes everything.
  *   - Signal updates and waits are release and acquire operations: a reader that waits on the

@@ -7,7 +7,7 @@
  * (they are NOT symmetric here), so symmetric data must come from shmem_malloc and friends,
  * and per-PE state belongs on the stack, in the heap or in _Thread_local variables.
  *
- * Constants are OpenSHMEM's own (Sandia OpenSHMEM's values), NOT NVSHMEM's (DESIGN D2):
+ * Constants are OpenSHMEM's own (Sandia OpenSHMEM's values), NOT NVSHMEM's (docs/design.md D2):
  *
  *     comparison      OpenSHMEM   NVSHMEM          signal op          OpenSHMEM  NVSHMEM
  *     SHMEM_CMP_EQ        1          0             SHMEM_SIGNAL_SET       0         9

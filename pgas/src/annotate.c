@@ -1,5 +1,5 @@
 /*
- * annotate.c: happens-before annotations for the race checkers (DESIGN D4).
+ * annotate.c: happens-before annotations for the race checkers (docs/design.md D4).
  *
  * Helgrind and DRD do not understand C11 atomics: they learn ordering from these client
  * requests (DRD accepts helgrind's). Outside valgrind each request is a few register moves.

@@ -1,5 +1,5 @@
 /*
- * delivery.c: when a put's bytes reach the target, and in what order (DESIGN D7).
+ * delivery.c: when a put's bytes reach the target, and in what order (docs/design.md D7).
  *
  * Normally a put is delivered at once, by the initiating thread, in program order. That is
  * one legal execution, and the one that hides a missing fence or quiet. In checking mode

@@ -10,7 +10,7 @@
  * report needs (what the thread waits for) and, in checking mode, the thread's undelivered
  * non-blocking puts: completion is per thread, as nvshmem_quiet is on a GPU.
  *
- * Invariant that keeps the race checkers honest (DESIGN D4): the runtime's own words (wake
+ * Invariant that keeps the race checkers honest (docs/design.md D4): the runtime's own words (wake
  * buckets, barrier counters, wait records) are written only by atomic read-modify-writes and
  * read by atomic loads. Valgrind sees an RMW as a read, so these words never race, and they
  * create no happens-before edge: only pgas_hb_before/after (and real acquire/release atomics
@@ -126,7 +126,7 @@ typedef struct pgas_wake_bucket {
  * bug even though the bytes have left (on a GPU the put may still be reading it); the next
  * put from the same source, or the issuer's quiet, compares its bytes with `hash`
  * (delivery.c). Every field is written with an atomic exchange and read relaxed: no
- * ordering, and nothing a race checker counts as a write (DESIGN D4). */
+ * ordering, and nothing a race checker counts as a write (docs/design.md D4). */
 #define PGAS_REUSE_SLOTS 64
 typedef struct pgas_reuse_slot {
     _Atomic uintptr_t src;    /* the source address; 0: free; never changes once claimed */

@@ -3,7 +3,7 @@
  *
  * A wait polls briefly (a signal between two cores takes a few hundred ns), then parks on a
  * futex; under valgrind, or when the job has more live threads than cores, it parks at once
- * (DESIGN D4): 64 emulated blocks on 2 cores must make progress.
+ * (docs/design.md D4): 64 emulated blocks on 2 cores must make progress.
  *
  * Wake-ups go through a fixed table of buckets chosen by address. A waiter announces itself
  * in its bucket (and, for a heap word, in the owning PE's count), then re-checks its
@@ -11,7 +11,7 @@
  * the bucket only if someone announced. Both sides put a seq_cst fence between their write
  * and their read (the Dekker pattern), so no wake-up is lost. Everything here is relaxed
  * atomics, fences and raw futex calls: helgrind, DRD and TSan see no happens-before edge in
- * it, so the bookkeeping hides no race (DESIGN D4). The ordering users rely on comes only
+ * it, so the bookkeeping hides no race (docs/design.md D4). The ordering users rely on comes only
  * from the acquire annotation a wait makes once satisfied.
  *
  * The table is process-wide (the one mutable global besides "who am I"): a word outside

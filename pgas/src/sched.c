@@ -1,5 +1,5 @@
 /*
- * sched.c: the deterministic scheduler (DESIGN D5, docs/sched.md).
+ * sched.c: the deterministic scheduler (docs/design.md D5, docs/sched.md).
  *
  * In deterministic mode every schedulable entity (a PE's host thread, an emulated block's
  * pthread, a stream's pthread: every pgas_thread) runs only while it holds the job's one
@@ -20,7 +20,7 @@
  * SOFT: it also runs as a last resort when nothing else can, so a polling loop with an
  * iteration bound still finishes, and PCT cannot starve the others behind a poller.
  *
- * Why the hand-off must not synchronize (DESIGN D4): if the turn passed through a mutex or
+ * Why the hand-off must not synchronize (docs/design.md D4): if the turn passed through a mutex or
  * a condition variable, helgrind, DRD and TSan would see one long happens-before chain
  * through the whole run and report no race at all. The turn passes through relaxed atomics
  * (each entity's futex word `go`) and raw futex calls; the hardware ordering of the

@@ -6,7 +6,7 @@
  * Everything here is allocated once, by the thread that creates the job, before any PE
  * thread starts (pthread_create orders it before every later access). After that it is
  * touched only through relaxed atomics (loads, and read-modify-writes for writes), so
- * helgrind, DRD and TSan see no happens-before edge in it and no race on it (DESIGN D4).
+ * helgrind, DRD and TSan see no happens-before edge in it and no race on it (docs/design.md D4).
  * The fields without _Atomic are read-only after creation.
  */
 #ifndef PGAS_SCHED_H

@@ -2,7 +2,7 @@
  * shmem_internal.h: what the OpenSHMEM entry points (shmem_*.c) share: the translation of
  * OpenSHMEM's constants and team handles to the core's (NVSHMEM's) ones.
  *
- * The two APIs number their constants differently (DESIGN D2; the table is in shmem.h), so
+ * The two APIs number their constants differently (docs/design.md D2; the table is in shmem.h), so
  * every shmem_ call that takes a comparison, a signal op or a team translates it here before
  * it calls the nvshmem_ routine. A value that is no OpenSHMEM constant is misuse: the message
  * names the shmem_ call and lists the valid constants, and says so when the value is an

@@ -4,7 +4,7 @@
  * shmemu_launch creates a job (its heap, PEs and teams), starts one pthread per PE, waits
  * for all of them and tears the job down. A PE thread and every thread attached to it later
  * (the emulator's blocks) find their job and PE through the thread-local `self`: the only
- * mutable state outside the job struct, as STYLE.md allows for "who am I".
+ * mutable state outside the job struct, as docs/design.md ("Conventions") allows for "who am I".
  *
  * A program that calls nvshmem_init() on a thread that belongs to no job gets a job of one
  * PE, attached to that thread: that is how an ordinary NVSHMEM program runs as 1 PE when it

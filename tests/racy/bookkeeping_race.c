@@ -1,5 +1,5 @@
 /*
- * bookkeeping_race.c: the runtime's bookkeeping must not hide a race (DESIGN D4).
+ * bookkeeping_race.c: the runtime's bookkeeping must not hide a race (docs/design.md D4).
  *
  * PE 0 and PE 1 both write the global `tally` with no synchronization between them: a race
  * every checker must report. Meanwhile both drive the runtime's shared machinery: puts and

@@ -1,7 +1,7 @@
 /*
  * emu_flag_race.c: a kernel that publishes data with a flag, in one correct and three
  * wrong ways, for proving that helgrind, DRD and ThreadSanitizer see the emulator's
- * memory orders and scopes (DESIGN D4):
+ * memory orders and scopes (docs/design.md D4):
  *
  *   release   st_release at gpu scope, ld_acquire at gpu scope, same PE  -> no report
  *   relaxed   st_relaxed instead of st_release                            -> race

@@ -1,5 +1,5 @@
 /*
- * shmemu/kernel.h: the kernel dialect (DESIGN D1). One kernel source, two builds.
+ * shmemu/kernel.h: the kernel dialect (docs/design.md D1). One kernel source, two builds.
  *
  * A kernel is a C function of one argument struct passed by value:
  *

@@ -1,10 +1,11 @@
 /*
  * md/cuda/decl/nvshmem.h: NOT NVSHMEM. Declarations of the part of NVSHMEM's API that md's
  * CUDA build calls, with NVSHMEM's documented signatures and execution spaces, and the
- * constant values of DESIGN D2 (other values here are placeholders), so that `make cuda-compile` can compile (never link or run) md's
- * CUDA sources with nvcc where NVSHMEM is not installed: the development machine and CI.
- * It catches md code that leaves the C/C++ common subset or CUDA's rules; it cannot catch
- * a call that the real headers would refuse. `make cuda` always uses the real NVSHMEM.
+ * constant values of docs/design.md D2 (other values here are placeholders), so that `make
+ * cuda-compile` can compile (never link or run) md's CUDA sources with nvcc where NVSHMEM is not
+ * installed: the development machine and CI. It catches md code that leaves the C/C++ common
+ * subset or CUDA's rules; it cannot catch a call that the real headers would refuse. `make cuda`
+ * always uses the real NVSHMEM.
  */
 #ifndef MD_CUDA_DECL_NVSHMEM_H
 #define MD_CUDA_DECL_NVSHMEM_H

@@ -5,7 +5,7 @@
  * time τ = σ·sqrt(m/ε), temperature ε/k_B. The potential is LJ 12-6 with σ = ε = 1 for every
  * pair of types: V(r) = 4 (r^-12 - r^-6) for r < rc, optionally shifted so that V(rc) = 0.
  *
- * Bit-for-bit by construction (DESIGN D3). The state of record is integer fixed point:
+ * Bit-for-bit by construction (docs/design.md D3). The state of record is integer fixed point:
  *
  *   quantity   type     one unit is                      range used
  *   position   int64    2^-32 σ                          |x| < 2^19 σ (checked at setup)
@@ -27,8 +27,8 @@
  *
  * Layout: atoms are stored as a structure of arrays (md_atoms); the same struct holds the
  * whole system (md_system) and each PE's home and halo atoms. The domain decomposition,
- * its pulse table (paper 000's PulseData) and the pair lists are internal (md/src/dd.h,
- * md/src/pairlist.h); this header is what a program needs to set up and run.
+ * its pulse table (paper 000's PulseData; docs/papers.md) and the pair lists are internal
+ * (md/src/dd.h, md/src/pairlist.h); this header is what a program needs to set up and run.
  */
 #ifndef SHMEMU_MD_H
 #define SHMEMU_MD_H

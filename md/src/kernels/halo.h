@@ -1,7 +1,7 @@
 /*
  * kernels/halo.h: what the halo, force and update kernels of one PE read (paper 000's
- * Algorithm 1): the device pulse table, the communication context, the argument structs.
- * Included by the kernel files (C/C++ common subset, nvcc -x cu) and by the host driver.
+ * Algorithm 1, docs/papers.md): the device pulse table, the communication context, the argument
+ * structs. Included by the kernel files (C/C++ common subset, nvcc -x cu) and by the host driver.
  *
  * Memory of a PE (all of it symmetric where a peer touches it):
  *   x[3]      coordinates, [cap] int64 each: home [0, n_home) | pulse 0 | pulse 1 | ...

@@ -1,6 +1,6 @@
 /*
- * kernels/halo_dev.h: the device functions both halo variants share (paper 000 Alg. 4, 5
- * and the transport of each path). Each transport lives in one function here:
+ * kernels/halo_dev.h: the device functions both halo variants share (docs/papers.md: paper 000
+ * Alg. 4, 5 and the transport of each path). Each transport lives in one function here:
  *   direct:      stores into the peer's memory through nvshmem_ptr, then a system-scope
  *                release store of the peer's signal (md_notify_x / md_notify_f); with bulk
  *                copies (md_dpulse.bulk_chunk > 0, --bulk-copy) the block gathers its

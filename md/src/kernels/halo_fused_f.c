@@ -1,6 +1,6 @@
 /*
- * kernels/halo_fused_f.c: FusedCommUnpackF (paper 000, Alg. 6 with Alg. 5 in DEP_MGMT
- * mode): the whole force halo of one step in one kernel, pulses in parallel.
+ * kernels/halo_fused_f.c: FusedCommUnpackF (paper 000 in docs/papers.md, Alg. 6 with Alg. 5 in
+ * DEP_MGMT mode): the whole force halo of one step in one kernel, pulses in parallel.
  *
  * Grid: gridDim.x blocks per pulse, gridDim.y = the pulses, the last pulse first. Two
  * roles per pulse p on this PE:

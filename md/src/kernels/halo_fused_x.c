@@ -1,6 +1,6 @@
 /*
- * kernels/halo_fused_x.c: FusedPackCommX (paper 000, Alg. 3 with Alg. 4 and 5): the whole
- * coordinate halo of one step in one kernel.
+ * kernels/halo_fused_x.c: FusedPackCommX (paper 000 in docs/papers.md, Alg. 3 with Alg. 4 and 5):
+ * the whole coordinate halo of one step in one kernel.
  *
  * Grid: gridDim.x blocks per pulse, gridDim.y = the pulses, so every pulse runs at once.
  * Block (b, p):

@@ -1,6 +1,6 @@
 /*
- * kernels/halo_host.c: the device half of the CPU-initiated baseline (paper 000 Fig. 1,
- * par_host.c): the host packs with md_pulse_pack_x, waits for it, moves the data and
+ * kernels/halo_host.c: the device half of the CPU-initiated baseline (docs/papers.md: paper 000
+ * Fig. 1, par_host.c): the host packs with md_pulse_pack_x, waits for it, moves the data and
  * synchronizes the PEs itself, so the force unpack needs no signal wait: by its launch the
  * returned forces are in place (fbuf) or readable in the peer (direct).
  */

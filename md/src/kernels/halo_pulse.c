@@ -1,8 +1,8 @@
 /*
- * kernels/halo_pulse.c: the halo one pulse at a time (the baseline of paper 000 §5.1):
- * per pulse a pack kernel, a transfer kernel with its signal, and a receive (coordinates:
- * wait, the data lands in place) or unpack (forces) kernel, all on the non-local stream.
- * Stream order carries every dependency: pulse p + 1 packs after pulse p arrived, and the
+ * kernels/halo_pulse.c: the halo one pulse at a time (the baseline of paper 000 §5.1,
+ * docs/papers.md): per pulse a pack kernel, a transfer kernel with its signal, and a receive
+ * (coordinates: wait, the data lands in place) or unpack (forces) kernel, all on the non-local
+ * stream. Stream order carries every dependency: pulse p + 1 packs after pulse p arrived, and the
  * forces of pulse p go back after the later pulses were unpacked into its forwarded slots.
  * The put path signals with NVSHMEM_SIGNAL_ADD 1 per exchange (halo.h), direct stores seq.
  */

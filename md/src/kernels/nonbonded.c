@@ -1,7 +1,8 @@
 /*
- * kernels/nonbonded.c: the Local and Non-Local Non-bonded F kernels of Alg. 2: LJ forces
- * over one pair list with the exact per-pair code of force.c (md_force_pairs), split over
- * the blocks of a cooperative launch (one thread each: the pair loop is the CPU kernel).
+ * kernels/nonbonded.c: the Local and Non-Local Non-bonded F kernels of paper 000's Alg. 2
+ * (docs/papers.md): LJ forces over one pair list with the exact per-pair code of force.c
+ * (md_force_pairs), split over the blocks of a cooperative launch (one thread each: the pair loop
+ * is the CPU kernel).
  *
  *   phase 1: block b converts its share of the positions to σ (exact);   grid sync
  *   phase 2: block b computes i-entries [lo, hi) into its own scratch forces (f itself

@@ -1,6 +1,6 @@
 /*
  * kernels/tstamp.h: device-side per-block timestamps of a step's kernels (--timing; paper
- * 000 §6.3, paper 003). The data first:
+ * 000 §6.3, paper 003; docs/papers.md). The data first:
  *
  *   md_tslot[MD_NTROLE]  one slot per role of a step (device memory, par_timing.c owns it)
  *     start  min over every block of every kernel of the role: globaltimer() when thread 0

@@ -1,8 +1,8 @@
 /*
- * kernels/update.c: the Integration kernel of Alg. 2 (velocity Verlet, exact momentum):
- * p += f (half kick; f = local + non-local forces, an integer add), and at the start of a
- * step also x += round(p · dt²/2m), the step's one rounding. Home atoms only: each block a
- * contiguous chunk, its threads striding over it (atoms are independent: any geometry gives
+ * kernels/update.c: the Integration kernel of paper 000's Alg. 2 (docs/papers.md; velocity Verlet,
+ * exact momentum): p += f (half kick; f = local + non-local forces, an integer add), and at the
+ * start of a step also x += round(p · dt²/2m), the step's one rounding. Home atoms only: each
+ * block a contiguous chunk, its threads striding over it (atoms are independent: any geometry gives
  * the same bits).
  */
 #include "halo_dev.h"

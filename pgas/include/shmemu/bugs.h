@@ -1,9 +1,9 @@
 /*
  * shmemu/bugs.h: the catalogue of planted protocol bugs.
  *
- * Each entry is one realistic mistake a developer of the signalling protocol (paper 000's
- * halo exchange, NVSHMEM's put-with-signal, fences and waits) could make, planted in the
- * MD kernels, the MD driver or the pgas runtime behind a check of the form
+ * Each entry is one realistic mistake a developer of the signalling protocol (docs/papers.md:
+ * paper 000's halo exchange, NVSHMEM's put-with-signal, fences and waits) could make, planted in
+ * the MD kernels, the MD driver or the pgas runtime behind a check of the form
  *
  *     if (shmemu_bug(SHMEMU_BUG_X_NOTIFY_RELAXED)) ...the mistake...; else ...correct code...
  *

@@ -14,7 +14,7 @@
  *   SHMEMU_HANG_TIMEOUT=SEC    a wait unsatisfied this long prints every PE's pending waits
  *                              and exits with status 3 (default 120; 0 = never).
  *   SHMEMU_CHECK_NBI=1         checking mode: puts are delivered late and reordered within
- *                              what fence/quiet/signal allow (DESIGN D7).
+ *                              what fence/quiet/signal allow (docs/design.md D7).
  *   SHMEMU_CHECK_SEED=N        the seed of that reordering (default 1).
  *   SHMEMU_SPIN=N              polls before a wait parks on a futex (default 2000; under
  *                              valgrind, or with more waiters than cores, waits park at once).
