@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "shmem.h" /* first: it compiles without nvshmem.h */
 #include "nvshmem.h"
 #include "nvshmemx.h"
 #include "shmemu/pgas.h"
@@ -159,6 +160,34 @@ static void test_partial_allocation_is_named(void **state)
     assert_wait_line(err, NULL, NULL, NULL, in);
 }
 
+/* An OpenSHMEM program hears its own API's names in the report: PE 1 waits on a word
+ * nobody sets, PE 0 waits in the barrier. */
+static int openshmem_hang_body(void *arg)
+{
+    (void)arg;
+    shmem_init();
+    long *word = shmem_calloc(1, sizeof(long));
+    if (shmem_my_pe() == 1)
+        shmem_long_wait_until(word, SHMEM_CMP_EQ, 5);
+    shmem_barrier_all();
+    shmem_finalize();
+    return 0;
+}
+
+static void test_openshmem_hang_speaks_openshmem(void **state)
+{
+    (void)state;
+    const char *err = expect_hang_report(2, openshmem_hang_body);
+    const char *const wait[] = {"PE 1", "waits in shmem_long_wait_until", NULL};
+    assert_wait_line(err, NULL, NULL, NULL, wait);
+    const char *const barrier[] = {"PE 0", "waits in shmem_barrier_all", NULL};
+    assert_wait_line(err, NULL, NULL, NULL, barrier);
+    if (strstr(err, "nvshmem_") != NULL) {
+        print_error("report:\n----\n%s----\n", err);
+        fail_msg("an OpenSHMEM program's hang report names an nvshmem_ call");
+    }
+}
+
 /* Every PE of 3 waits for a signal from its predecessor that is never sent. */
 static int ring_hang_body(void *arg)
 {
@@ -223,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_int_wait_hang_shows_signed_values),
         cmocka_unit_test(test_every_waiting_pe_is_listed),
         cmocka_unit_test(test_partial_allocation_is_named),
+        cmocka_unit_test(test_openshmem_hang_speaks_openshmem),
         cmocka_unit_test(test_no_false_alarm),
     };
     return cmocka_run_group_tests_name("hang", tests, NULL, NULL);

@@ -35,6 +35,13 @@ bool pgas_speaks_openshmem(const pgas_thread *t)
     return t != NULL && atomic_load(&t->world->pes[t->pe].openshmem_names) != 0;
 }
 
+const char *pgas_call_name(const pgas_thread *t, const char *call)
+{
+    if (call != NULL && pgas_speaks_openshmem(t) && strncmp(call, "nvshmem_", 8) == 0)
+        return call + 2; /* nvshmem_long_wait_until -> shmem_long_wait_until */
+    return call;
+}
+
 /* Rewrites the core's NVSHMEM names in text into OpenSHMEM's: nvshmem_malloc -> shmem_malloc,
  * NVSHMEM_TEAM_WORLD -> SHMEM_TEAM_WORLD. NVSHMEM's extensions (nvshmemx_) and the
  * environment variables the runtime reads (NVSHMEM_SYMMETRIC_SIZE) keep their names. */

@@ -66,6 +66,9 @@ void pgas_config_read(pgas_config *config);
 void pgas_use_openshmem_names(void);
 /* True when t's PE speaks OpenSHMEM: its messages name shmem_ calls and routines. */
 bool pgas_speaks_openshmem(const pgas_thread *t);
+/* A core call name (nvshmem_X) as thread t's program spells it: shmem_X on a PE that
+ * initialized through shmem_init; reports (hang, deadlock) name calls through it. */
+const char *pgas_call_name(const pgas_thread *t, const char *call);
 
 /* Prints "shmemu: PE p: call: message" and aborts. Only the first failing thread prints. */
 _Noreturn void pgas_fail(const char *call, const char *fmt, ...)

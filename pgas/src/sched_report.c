@@ -72,7 +72,7 @@ void pgas_last_writer_describe(const pgas_world *world, const volatile void *add
     const pgas_thread *t = LD(w->thread);
     char fib[64];
     describe_fiber(LD(w->fiber), fib, sizeof fib);
-    const char *call = LD(w->call);
+    const char *call = pgas_call_name(t, LD(w->call));
     snprintf(out, len, "PE %d (%s%s) in %s, at decision %llu", t->pe, t->label, fib,
              call != NULL ? call : "(unknown call)",
              (unsigned long long)LD(w->decision));
@@ -210,7 +210,7 @@ int pgas_report_waits(pgas_world *world, FILE *f, const char *indent)
         char who[160], where[256], writer[256];
         pgas_describe_waiter(t, who, sizeof who);
         describe_word(world, addr, where, sizeof where);
-        fprintf(f, "%s%s waits in %s", indent, who, atomic_load(&r->call));
+        fprintf(f, "%s%s waits in %s", indent, who, pgas_call_name(t, atomic_load(&r->call)));
         if (world->sched == NULL)
             fprintf(f, " for %.1f s", (double)(pgas_now_ns() - atomic_load(&r->since_ns)) * 1e-9);
         fprintf(f, ": ");
