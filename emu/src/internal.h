@@ -418,8 +418,4 @@ static inline uint64_t emu_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Raw futex helpers for the runtime's own sleeps (invisible to the checkers). */
-void emu_futex_wait(_Atomic uint32_t *word, uint32_t expected);
-void emu_futex_wake(_Atomic uint32_t *word);
-
 #endif

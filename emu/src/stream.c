@@ -20,30 +20,19 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <valgrind/valgrind.h>
 
 #include "internal.h"
+#include "shmemu/internal/futex.h"
 
 static _Thread_local emu_pe *host_pe;
 static _Thread_local cudaError_t last_error;
 static pthread_key_t pe_key;
-
-void emu_futex_wait(_Atomic uint32_t *word, uint32_t expected)
-{
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-}
-
-void emu_futex_wake(_Atomic uint32_t *word)
-{
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-}
 
 void emu_set_error(cudaError_t e) { last_error = e; }
 
@@ -95,7 +84,7 @@ void emu_stream_enqueue(emu_stream *s, emu_op *op)
     (void)atomic_exchange_explicit(&prev->next, op, memory_order_release);
     atomic_fetch_add_explicit(&s->enqueued, 1, memory_order_release);
     atomic_fetch_add_explicit(&s->doorbell, 1, memory_order_release);
-    emu_futex_wake(&s->doorbell);
+    shmemu_futex_wake_all(&s->doorbell);
     /* deterministic mode: the stream's idle wait may now hold; a place to switch */
     pgas_sched_note_store(&s->enqueued, sizeof s->enqueued);
     pgas_sched_sync_point("a stream operation queued", true);
@@ -173,7 +162,7 @@ static void *stream_main(void *arg)
             uint32_t bell = atomic_load_explicit(&s->doorbell, memory_order_acquire);
             if (atomic_load_explicit(&s->enqueued, memory_order_acquire) != done)
                 break;
-            emu_futex_wait(&s->doorbell, bell);
+            shmemu_futex_wait(&s->doorbell, bell, 0);
         }
         emu_op *next;
         while ((next = atomic_load_explicit(&s->head->next, memory_order_acquire)) == NULL)

@@ -21,13 +21,12 @@
  */
 #include <limits.h>
 #include <pthread.h>
-#include <linux/futex.h>
 #include <stdio.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
+#include "shmemu/internal/futex.h"
 #include "nvshmem.h"
 
 #define WAKE_BUCKETS 1024
@@ -57,18 +56,6 @@ uint64_t pgas_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void futex_sleep(_Atomic uint32_t *word, uint32_t expected, uint64_t ns)
-{
-    struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull),
-                          .tv_nsec = (long)(ns % 1000000000ull)};
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, &ts, NULL, 0);
-}
-
-static void futex_wake_all(_Atomic uint32_t *word)
-{
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-}
-
 static _Atomic uint64_t wakes_sent;
 
 uint64_t shmemu_wakes_sent(void) { return atomic_load_explicit(&wakes_sent, memory_order_relaxed); }
@@ -86,7 +73,7 @@ static void wake_bucket_if_parked(wake_bucket *b)
     if (atomic_load_explicit(&b->parked, memory_order_relaxed) != 0) {
         atomic_fetch_add_explicit(&wakes_sent, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&b->seq, 1, memory_order_relaxed);
-        futex_wake_all(&b->seq);
+        shmemu_futex_wake_all(&b->seq);
     }
 }
 
@@ -419,7 +406,7 @@ static bool wait_until_holds(wait_condition *c, const char *call, const char *wh
         atomic_thread_fence(memory_order_seq_cst);
         bool done = condition_holds(c);
         if (!done)
-            futex_sleep(&b->seq, seq, sleep_ns);
+            shmemu_futex_wait(&b->seq, seq, sleep_ns);
         if (listing != NULL)
             unlist_parked_word(listing, slot);
         atomic_fetch_sub_explicit(&b->parked, 1, memory_order_relaxed);

@@ -36,7 +36,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -44,11 +43,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "sched.h"
 #include "shmemu/env.h"
+#include "shmemu/internal/futex.h"
 
 #define LIVELOCK_LIMIT 2000
 #define TURN_SPIN_POLLS 256
@@ -102,16 +101,6 @@ static uint64_t next_random(pgas_sched *s)
     return r;
 }
 
-static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
-{
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
-}
-
-static void futex_wake(_Atomic uint32_t *word)
-{
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-}
-
 /* ---- the hand-off -------------------------------------------------------------------- */
 
 static void give_turn(pgas_sched *s, int slot)
@@ -123,7 +112,7 @@ static void give_turn(pgas_sched *s, int slot)
     INC(e->go);
     atomic_thread_fence(memory_order_seq_cst);
     if (LD(e->sleeping))
-        futex_wake(&e->go);
+        shmemu_futex_wake_all(&e->go);
 }
 
 static void await_turn(pgas_sched *s, pgas_sched_entity *e, uint32_t seen)
@@ -141,7 +130,7 @@ static void await_turn(pgas_sched *s, pgas_sched_entity *e, uint32_t seen)
         atomic_thread_fence(memory_order_seq_cst);
         if (LD(e->go) != seen)
             break;
-        futex_wait(&e->go, seen);
+        shmemu_futex_wait(&e->go, seen, 0);
     }
     XCHG(e->sleeping, 0);
 mine:
@@ -529,7 +518,7 @@ void pgas_sched_attach(pgas_thread *t, bool host)
     uint32_t seen = LD(e->go);
     XCHG(e->state, ENT_RUNNABLE);
     INC(s->registered);
-    futex_wake(&s->registered);
+    shmemu_futex_wake_all(&s->registered);
     await_turn(s, e, seen);
 }
 
@@ -598,7 +587,7 @@ void pgas_sched_spawn_wait(uint32_t mark)
         return;
     pgas_sched *s = t->world->sched;
     while (LD(s->registered) == mark)
-        futex_wait(&s->registered, mark);
+        shmemu_futex_wait(&s->registered, mark, 0);
     atomic_thread_fence(memory_order_seq_cst);
 }
 
