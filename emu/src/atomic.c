@@ -30,17 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <valgrind/valgrind.h>
 
 #include "internal.h"
-
-#if defined(__SANITIZE_THREAD__)
-#define EMU_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define EMU_TSAN 1
-#endif
-#endif
+#include "shmemu/internal/checkers.h"
 
 const char emu_spin_call[] = "a spinning load or CAS (emulated)";
 
@@ -52,7 +44,7 @@ static void note_progress(emu_thread *t)
 
 static const volatile void *gpu_tag(const volatile void *addr)
 {
-#ifdef EMU_TSAN
+#ifdef SHMEMU_TSAN
     return addr;
 #else
     uintptr_t pe = (uintptr_t)(shmemu_my_pe() + 1) & 0x7fff;
@@ -121,7 +113,7 @@ static bool is_release(int order) { return order == ORDER_RELEASE || order == OR
  * synchronize with it (PTX: both scopes must contain both threads). */
 static int mem_order(int order, int scope)
 {
-#ifdef EMU_TSAN
+#ifdef SHMEMU_TSAN
     if (scope <= SCOPE_BLOCK)
         return __ATOMIC_RELAXED;
 #else
@@ -208,14 +200,14 @@ static bool spin_park(emu_thread *t, const volatile void *p, int type, uint64_t 
             note_progress(t);
         return true;
     }
-    w.deadline_ns = emu_now_ns() + (RUNNING_ON_VALGRIND ? 20000000ull : 5000000ull);
+    w.deadline_ns = emu_now_ns() + (shmemu_under_valgrind() ? 20000000ull : 5000000ull);
     pgas_wait_predicate(p, changed_or_late, &w, emu_spin_call,
                         "the word the kernel polls to change");
     if (!w.timed_out)
         note_progress(t);
     /* A timeout may mean a slow writer or a loop that merely rereads a constant: spin a
      * little longer next time, within a bound that keeps waits cheap under valgrind. */
-    if (w.timed_out && t->spin_limit < (RUNNING_ON_VALGRIND ? 64u : 4096u))
+    if (w.timed_out && t->spin_limit < (shmemu_under_valgrind() ? 64u : 4096u))
         t->spin_limit *= 2;
     return true;
 }

@@ -23,9 +23,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <valgrind/helgrind.h>
-#include <valgrind/valgrind.h>
 
 #include "internal.h"
+#include "shmemu/internal/checkers.h"
 
 _Thread_local const emu_thread_view *emu_view;
 static _Thread_local emu_block *current_block;
@@ -413,7 +413,7 @@ static void setup_threads(emu_block *b)
     size_t stack = emu_fiber_stack_size();
     size_t slot = stack + 4096; /* a guard page below each stack (mapped by launch.c) */
     /* deterministic mode: the same sync points natively and under valgrind (replays) */
-    unsigned spin_limit = pgas_sched_enabled() ? 8 : RUNNING_ON_VALGRIND ? 4 : 64;
+    unsigned spin_limit = pgas_sched_enabled() ? 8 : shmemu_under_valgrind() ? 4 : 64;
     for (int i = 0; i < b->n_threads; i++) {
         emu_thread *t = &b->threads[i];
         t->block = b;

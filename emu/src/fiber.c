@@ -24,22 +24,7 @@
 #include <valgrind/valgrind.h>
 
 #include "internal.h"
-
-#if defined(__SANITIZE_THREAD__)
-#define EMU_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define EMU_TSAN 1
-#endif
-#endif
-
-#if defined(__SANITIZE_ADDRESS__)
-#define EMU_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define EMU_ASAN 1
-#endif
-#endif
+#include "shmemu/internal/checkers.h"
 
 #if defined(__x86_64__) && !defined(EMU_USE_UCONTEXT)
 #define EMU_FAST_SWITCH 1
@@ -76,13 +61,13 @@ __asm__(".text\n"
         ".size emu_ctx_swap_, .-emu_ctx_swap_\n");
 #endif
 
-#ifdef EMU_TSAN
+#ifdef SHMEMU_TSAN
 void *__tsan_get_current_fiber(void);
 void *__tsan_create_fiber(unsigned flags);
 void __tsan_destroy_fiber(void *fiber);
 void __tsan_switch_to_fiber(void *fiber, unsigned flags);
 #endif
-#ifdef EMU_ASAN
+#ifdef SHMEMU_ASAN
 void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
 void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old,
                                      size_t *size_old);
@@ -90,7 +75,7 @@ void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_
 
 size_t emu_fiber_stack_size(void)
 {
-#if defined(EMU_ASAN) || defined(EMU_TSAN)
+#if defined(SHMEMU_ASAN) || defined(SHMEMU_TSAN)
     size_t size = (size_t)256 << 10;
 #else
     size_t size = (size_t)64 << 10;
@@ -114,7 +99,7 @@ void emu_fiber_init_main(emu_fiber *self)
         self->asan_bottom = lo;
         self->asan_size = size;
     }
-#ifdef EMU_TSAN
+#ifdef SHMEMU_TSAN
     self->tsan_fiber = __tsan_get_current_fiber();
 #endif
 }
@@ -154,14 +139,14 @@ void emu_fiber_make(emu_fiber *f, char *stack, size_t stack_size, void (*entry)(
     f->ctx.uc_link = NULL;
     makecontext(&f->ctx, entry, 0);
 #endif
-#ifdef EMU_TSAN
+#ifdef SHMEMU_TSAN
     f->tsan_fiber = __tsan_create_fiber(0);
 #endif
 }
 
 void emu_fiber_started(emu_fiber *self)
 {
-#ifdef EMU_ASAN
+#ifdef SHMEMU_ASAN
     __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
 #endif
     (void)self;
@@ -169,10 +154,10 @@ void emu_fiber_started(emu_fiber *self)
 
 void emu_fiber_switch(emu_fiber *from, emu_fiber *to)
 {
-#ifdef EMU_ASAN
+#ifdef SHMEMU_ASAN
     __sanitizer_start_switch_fiber(&from->asan_fake_stack, to->asan_bottom, to->asan_size);
 #endif
-#ifdef EMU_TSAN
+#ifdef SHMEMU_TSAN
     __tsan_switch_to_fiber(to->tsan_fiber, 0);
 #endif
 #ifdef EMU_FAST_SWITCH
@@ -180,17 +165,17 @@ void emu_fiber_switch(emu_fiber *from, emu_fiber *to)
 #else
     swapcontext(&from->ctx, &to->ctx);
 #endif
-#ifdef EMU_ASAN
+#ifdef SHMEMU_ASAN
     __sanitizer_finish_switch_fiber(from->asan_fake_stack, NULL, NULL);
 #endif
 }
 
 _Noreturn void emu_fiber_exit(emu_fiber *from, emu_fiber *to)
 {
-#ifdef EMU_ASAN
+#ifdef SHMEMU_ASAN
     __sanitizer_start_switch_fiber(NULL, to->asan_bottom, to->asan_size);
 #endif
-#ifdef EMU_TSAN
+#ifdef SHMEMU_TSAN
     __tsan_switch_to_fiber(to->tsan_fiber, 0);
 #endif
 #ifdef EMU_FAST_SWITCH
@@ -206,7 +191,7 @@ void emu_fiber_destroy(emu_fiber *f)
 {
     if (f->stack != NULL)
         VALGRIND_STACK_DEREGISTER(f->vg_stack_id);
-#ifdef EMU_TSAN
+#ifdef SHMEMU_TSAN
     if (f->tsan_fiber != NULL)
         __tsan_destroy_fiber(f->tsan_fiber);
 #endif

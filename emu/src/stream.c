@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <valgrind/valgrind.h>
 
 #include "internal.h"
+#include "shmemu/internal/checkers.h"
 #include "shmemu/internal/futex.h"
 
 static _Thread_local emu_pe *host_pe;
@@ -341,7 +341,7 @@ emu_pe *emu_pe_get(const char *call)
     emu_checker_ignore(&pe->next_launch, sizeof pe->next_launch);
     if (shmemu_env_get("SHMEMU_EMU_SMS") != NULL) /* 0: no limit */
         atomic_init(&pe->pool.limit, (int)shmemu_env_int("SHMEMU_EMU_SMS", 0, EMU_MAX_SMS, 0));
-    pe->stall_s = read_seconds("SHMEMU_EMU_STALL", RUNNING_ON_VALGRIND ? 20.0 : 5.0);
+    pe->stall_s = read_seconds("SHMEMU_EMU_STALL", shmemu_under_valgrind() ? 20.0 : 5.0);
     const char *v = shmemu_env_path("SHMEMU_EMU_TRACE", sizeof pe->trace_path);
     if (v != NULL) {
         snprintf(pe->trace_path, sizeof pe->trace_path, "%s", v);

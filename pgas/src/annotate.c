@@ -10,17 +10,10 @@
 #include <stdint.h>
 #include <valgrind/helgrind.h>
 
+#include "shmemu/internal/checkers.h"
 #include "shmemu/pgas.h"
 
-#if defined(__SANITIZE_THREAD__)
-#define PGAS_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define PGAS_TSAN 1
-#endif
-#endif
-
-#ifdef PGAS_TSAN
+#ifdef SHMEMU_TSAN
 void __tsan_acquire(void *addr);
 void __tsan_release(void *addr);
 #endif
@@ -29,7 +22,7 @@ void pgas_hb_before(const volatile void *addr)
 {
     void *a = (void *)(uintptr_t)addr;
     ANNOTATE_HAPPENS_BEFORE(a);
-#ifdef PGAS_TSAN
+#ifdef SHMEMU_TSAN
     __tsan_release(a);
 #endif
     (void)a;
@@ -39,7 +32,7 @@ void pgas_hb_after(const volatile void *addr)
 {
     void *a = (void *)(uintptr_t)addr;
     ANNOTATE_HAPPENS_AFTER(a);
-#ifdef PGAS_TSAN
+#ifdef SHMEMU_TSAN
     __tsan_acquire(a);
 #endif
     (void)a;

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <valgrind/valgrind.h>
 
 #include "internal.h"
+#include "shmemu/internal/checkers.h"
 #include "shmemu/env.h"
 
 #define DEFAULT_HEAP_SIZE ((size_t)256 << 20)
@@ -65,7 +65,7 @@ void pgas_config_read(pgas_config *config)
 
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     config->n_cores = cores > 0 ? (int)cores : 1;
-    config->under_valgrind = RUNNING_ON_VALGRIND != 0;
+    config->under_valgrind = shmemu_under_valgrind();
 }
 
 int shmemu_npes_from_env(void) { return (int)shmemu_env_int("SHMEMU_NPES", 1, 4096, 1); }

@@ -26,6 +26,7 @@
 
 #include "internal.h"
 #include "shmemu/env.h"
+#include "shmemu/internal/checkers.h"
 
 /* helgrind's number of this thread: 0 when unknown (not created by pgas_thread_create). */
 static _Thread_local long helgrind_number;
@@ -41,7 +42,7 @@ static bool map_on;
 
 __attribute__((constructor)) static void thread_map_read(void)
 {
-    map_on = RUNNING_ON_VALGRIND && shmemu_env_bool("SHMEMU_THREAD_MAP", false);
+    map_on = shmemu_under_valgrind() && shmemu_env_bool("SHMEMU_THREAD_MAP", false);
     if (map_on) {
         pgas_checker_ignore(&create_lock, sizeof create_lock);
         pgas_checker_ignore(&threads_created, sizeof threads_created);

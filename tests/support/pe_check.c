@@ -24,33 +24,17 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <valgrind/valgrind.h>
 
+#include "shmemu/internal/checkers.h"
 #include "shmemu/pgas.h"
 
 const int pe_counts[PE_COUNTS_N] = {1, 2, 3, 8};
 
-bool pe_check_under_valgrind(void) { return RUNNING_ON_VALGRIND != 0; }
-
-/* gcc defines __SANITIZE_*__; clang (the sanitizer builds' compiler) answers __has_feature. */
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define PE_CHECK_TSAN 1
-#endif
-#if __has_feature(address_sanitizer)
-#define PE_CHECK_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define PE_CHECK_TSAN 1
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define PE_CHECK_ASAN 1
-#endif
+bool pe_check_under_valgrind(void) { return shmemu_under_valgrind(); }
 
 bool pe_check_under_race_checker(void)
 {
-#ifdef PE_CHECK_TSAN
+#ifdef SHMEMU_TSAN
     return true;
 #else
     return pe_check_under_valgrind();
@@ -59,7 +43,7 @@ bool pe_check_under_race_checker(void)
 
 bool pe_check_own_allocator(void)
 {
-#if defined(PE_CHECK_TSAN) || defined(PE_CHECK_ASAN)
+#if defined(SHMEMU_TSAN) || defined(SHMEMU_ASAN)
     return true;
 #else
     return pe_check_under_valgrind();
