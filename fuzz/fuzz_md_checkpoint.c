@@ -13,11 +13,15 @@
  * a crafted file looks like: every decoded field's range check is reached). Each decode must
  * accept or reject with a message that names the input. An accepted checkpoint must hold what
  * the decoder promises (ids increasing, types in range, positions in the box, momenta,
- * forces and etot(0) in range, finite parameters and origin), encode back to the very same
- * bytes (nothing read and then ignored), and decode again to the same state checksum.
+ * forces, image flags and etot(0) in range, finite parameters and origin), encode back to
+ * the very same bytes (nothing read and then ignored), and decode again to the same state
+ * checksum and images. A version-1 checkpoint (no image flags; still read, every image 0)
+ * encodes as the current version: its bytes are compared with the version-1 layout, i.e.
+ * the current encoding less the image block, with the old version, sizes and CRCs.
  */
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +40,31 @@ static void put_u64(unsigned char *b, uint64_t v)
 #define MAX_MOMENTUM (INT64_C(1) << 52)
 #define MAX_FORCE (INT64_C(1) << 62)
 #define MAX_ENERGY 2147483648.0
+#define MAX_IMAGE (1 << 30)
+
+static uint32_t get_u32(const unsigned char *b)
+{
+    uint32_t v = 0;
+    for (int k = 0; k < 4; k++)
+        v |= (uint32_t)b[k] << (8 * k);
+    return v;
+}
+static void put_u32(unsigned char *b, uint32_t v)
+{
+    for (int k = 0; k < 4; k++)
+        b[k] = (unsigned char)(v >> (8 * k));
+}
+
+/* The version-1 bytes of an encoding: without the trailing image block (4 bytes per atom
+ * and dimension), version 1, the payload size and both CRCs recomputed. */
+static void as_version1(unsigned char *buf, size_t *blen, int32_t natoms)
+{
+    *blen -= (size_t)natoms * 12;
+    put_u32(buf + 8, 1);
+    put_u64(buf + 144, *blen - MD_CKPT_HEADER_BYTES);
+    put_u64(buf + 152, md_crc64(0, buf + MD_CKPT_HEADER_BYTES, *blen - MD_CKPT_HEADER_BYTES));
+    put_u64(buf + 160, md_crc64(0, buf, 160));
+}
 
 static void check_accepted(const md_checkpoint *ck, const unsigned char *b, size_t len)
 {
@@ -62,15 +91,17 @@ static void check_accepted(const md_checkpoint *ck, const unsigned char *b, size
             abort();
         for (int d = 0; d < 3; d++)
             if (a->x[d][i] < 0 || a->x[d][i] >= s->box.len[d] || a->p[d][i] > MAX_MOMENTUM ||
-                a->p[d][i] < -MAX_MOMENTUM || a->f[d][i] > MAX_FORCE || a->f[d][i] < -MAX_FORCE)
+                a->p[d][i] < -MAX_MOMENTUM || a->f[d][i] > MAX_FORCE ||
+                a->f[d][i] < -MAX_FORCE || a->img[d][i] > MAX_IMAGE || a->img[d][i] < -MAX_IMAGE)
                 abort();
     }
+    const bool v1 = get_u32(b + 8) == 1;
     /* round trip: what was accepted encodes to the same bytes (no field or bit is read and
      * then ignored) and decodes to the same state */
     unsigned char *buf;
     size_t blen;
     md_checkpoint_encode(ck, &buf, &blen);
-    if (blen != len || memcmp(buf, b, len) != 0)
+    if (get_u32(buf + 8) != MD_CKPT_VERSION)
         abort();
     md_checkpoint again;
     md_error err;
@@ -79,6 +110,14 @@ static void check_accepted(const md_checkpoint *ck, const unsigned char *b, size
         abort();
     if (md_checkpoint_state_checksum(&again) != md_checkpoint_state_checksum(ck) ||
         again.step != ck->step || again.sys.atoms.n != a->n)
+        abort();
+    for (int d = 0; d < 3; d++)
+        for (int32_t i = 0; i < a->n; i++)
+            if (again.sys.atoms.img[d][i] != a->img[d][i] || (v1 && a->img[d][i] != 0))
+                abort();
+    if (v1)
+        as_version1(buf, &blen, a->n);
+    if (blen != len || memcmp(buf, b, len) != 0)
         abort();
     md_checkpoint_free(&again);
     free(buf);

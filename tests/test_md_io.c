@@ -147,7 +147,7 @@ static void check_frames(const char *text, md_dump_format fmt, const md_system *
                 hi[d] = lo[d] + len[4 * d];
             }
             assert_non_null(strstr(p, "Properties=species:S:1:pos:R:3:vel:R:3:id:I:1:"
-                                      "type:I:1 "));
+                                      "type:I:1:image:I:3 "));
             char want[64];
             snprintf(want, sizeof want, " Step=%ld ", steps[fr]);
             const char *st = strstr(p, want);
@@ -170,7 +170,7 @@ static void check_frames(const char *text, md_dump_format fmt, const md_system *
                 hi[d] = strtod(end, &end);
                 p = end + 1;
             }
-            const char *ah = "ITEM: ATOMS id type x y z vx vy vz\n";
+            const char *ah = "ITEM: ATOMS id type x y z ix iy iz vx vy vz\n";
             assert_memory_equal(p, ah, strlen(ah));
             p += strlen(ah);
         }
@@ -179,7 +179,7 @@ static void check_frames(const char *text, md_dump_format fmt, const md_system *
             assert_int_equal(md_pos_from_double(hi[d] - lo[d]), snap->box.len[d]);
         }
         for (int32_t i = 0; i < n; i++) {
-            long long id, type;
+            long long id, type, im[3];
             double x[3], v[3];
             if (fmt == MD_DUMP_XYZ) {
                 const char *sp = strchr(p, ' ');
@@ -193,12 +193,16 @@ static void check_frames(const char *text, md_dump_format fmt, const md_system *
                     v[d] = strtod(end, &end);
                 id = strtoll(end, &end, 10);
                 type = strtoll(end, &end, 10);
+                for (int d = 0; d < 3; d++)
+                    im[d] = strtoll(end, &end, 10);
                 assert_string_equal(symbol, md_dump_species((int)type));
             } else {
                 id = strtoll(p, &end, 10);
                 type = strtoll(end, &end, 10);
                 for (int d = 0; d < 3; d++)
                     x[d] = strtod(end, &end);
+                for (int d = 0; d < 3; d++)
+                    im[d] = strtoll(end, &end, 10);
                 for (int d = 0; d < 3; d++)
                     v[d] = strtod(end, &end);
             }
@@ -210,6 +214,12 @@ static void check_frames(const char *text, md_dump_format fmt, const md_system *
                 assert_true(x[d] >= lo[d] && x[d] < hi[d]);
                 int64_t xf = md_pos_from_double(x[d] - lo[d]);
                 int64_t pf = md_round_i64(v[d] * snap->mass[a->type[i]] / unit);
+                /* the unwrapped position x + i·L is the state's, exactly */
+                const int64_t len = snap->box.len[d];
+                if (xf + im[d] * len != a->x[d][i] + (int64_t)a->img[d][i] * len)
+                    fail_msg("frame %d atom %lld %c: x %lld image %lld, state x %lld image %d",
+                             fr, id, 'x' + d, (long long)xf, im[d], (long long)a->x[d][i],
+                             a->img[d][i]);
                 if (xf != md_wrap(a->x[d][i], snap->box.len[d]) || pf != a->p[d][i])
                     fail_msg("frame %d atom %lld %c: read back x %lld p %lld, state x %lld "
                              "(wrapped %lld) p %lld", fr, id, 'x' + d, (long long)xf,
@@ -233,6 +243,9 @@ static void dump_round_trip(md_dump_format fmt, const char *name, double lo)
         for (int d = 0; d < 3; d++)
             outside |= snap.atoms.x[d][i] < 0 || snap.atoms.x[d][i] >= snap.box.len[d];
     assert_true(outside); /* the wrap is exercised */
+    for (int32_t i = 0; i < snap.atoms.n; i++) /* and stored images of either sign */
+        for (int d = 0; d < 3; d++)
+            snap.atoms.img[d][i] = (int32_t)((i * 7 + d) % 9) - 4;
     for (int d = 0; d < 3; d++)
         snap.box.lo[d] = lo * (d + 1);
     char path[512];
@@ -319,6 +332,7 @@ static void expect_same_checkpoint(const md_checkpoint *a, const md_checkpoint *
         assert_memory_equal(x->x[d], y->x[d], n * sizeof *x->x[d]);
         assert_memory_equal(x->p[d], y->p[d], n * sizeof *x->p[d]);
         assert_memory_equal(x->f[d], y->f[d], n * sizeof *x->f[d]);
+        assert_memory_equal(x->img[d], y->img[d], n * sizeof *x->img[d]);
     }
 }
 
@@ -332,11 +346,16 @@ static void test_checkpoint_round_trip(void **state)
     if (md_checkpoint_capture(s, &par, -4.25, &ck, &err) != 0)
         fail_msg("%s", err.msg);
     assert_int_equal(ck.step, 10);
+    for (int32_t i = 0; i < ck.sys.atoms.n; i++) /* images of either sign travel too */
+        for (int d = 0; d < 3; d++)
+            ck.sys.atoms.img[d][i] = (int32_t)((i * 5 + d) % 7) - 3;
+    ck.sys.atoms.img[1][3] = 1 << 30; /* the largest image accepted */
+    ck.sys.atoms.img[2][4] = -(1 << 30);
     unsigned char *buf;
     size_t len;
     md_checkpoint_encode(&ck, &buf, &len);
-    assert_int_equal(len, MD_CKPT_HEADER_BYTES + 8 * (size_t)ck.sys.ntypes +
-                              84 * (size_t)ck.sys.atoms.n);
+    const size_t natoms = (size_t)ck.sys.atoms.n;
+    assert_int_equal(len, MD_CKPT_HEADER_BYTES + 8 * (size_t)ck.sys.ntypes + 96 * natoms);
     if (md_checkpoint_decode(buf, len, "buf", &back, &err) != 0)
         fail_msg("%s", err.msg);
     expect_same_checkpoint(&ck, &back);
@@ -522,8 +541,64 @@ static void test_checkpoint_crafted(void **state)
         fail_msg("a checkpoint within every range was refused: %s", err.msg);
     assert_true(isnan(ck.etot0));
     md_checkpoint_free(&ck);
+    /* Image flags (4 bytes each, after the forces): beyond ±2^30 refused naming the atom. */
+    const size_t img_at = f_at + 3 * 8 * (size_t)n;
+    assert_int_equal(img_at + 3 * 4 * (size_t)n, len);
+    const uint32_t images[2] = {(1u << 30) + 1, (uint32_t)INT32_MIN};
+    for (int k = 0; k < 2; k++) {
+        memcpy(bad, buf, len);
+        for (int b = 0; b < 4; b++)
+            bad[img_at + 4 * ((size_t)n + 7) + (size_t)b] = (unsigned char)(images[k] >> (8 * b));
+        reseal(bad, len);
+        snprintf(want, sizeof want, "atom %lld: image flag iy = %d is beyond", (long long)id7,
+                 (int32_t)images[k]);
+        expect_rejected(bad, len, want);
+    }
     free(bad);
     free(buf);
+    md_sim_destroy(s);
+}
+
+/* A version-1 checkpoint (written before image flags: 84 bytes per atom, no image block) is
+ * still read, with every image flag 0; an unknown version is refused. */
+static void test_checkpoint_version1(void **state)
+{
+    (void)state;
+    md_params par;
+    md_sim *s = moving_sim(&par, 10);
+    md_checkpoint ck, back;
+    md_error err;
+    if (md_checkpoint_capture(s, &par, -4.25, &ck, &err) != 0)
+        fail_msg("%s", err.msg);
+    for (int32_t i = 0; i < ck.sys.atoms.n; i++)
+        ck.sys.atoms.img[i % 3][i] = i + 1;
+    unsigned char *buf;
+    size_t len;
+    md_checkpoint_encode(&ck, &buf, &len);
+    const size_t natoms = (size_t)ck.sys.atoms.n;
+    const size_t len1 = len - 12 * natoms;
+    unsigned char *v1 = md_xmalloc(len);
+    memcpy(v1, buf, len1);
+    v1[8] = 1; /* format version: a 4-byte field */
+    put_le(v1 + 144, len1 - MD_CKPT_HEADER_BYTES);
+    reseal(v1, len1);
+    if (md_checkpoint_decode(v1, len1, "v1", &back, &err) != 0)
+        fail_msg("version 1 refused: %s", err.msg);
+    for (int d = 0; d < 3; d++) {
+        assert_memory_equal(back.sys.atoms.x[d], ck.sys.atoms.x[d], natoms * 8);
+        assert_memory_equal(back.sys.atoms.p[d], ck.sys.atoms.p[d], natoms * 8);
+        for (size_t i = 0; i < natoms; i++)
+            assert_int_equal(back.sys.atoms.img[d][i], 0);
+    }
+    assert_int_equal(md_checkpoint_state_checksum(&back), md_checkpoint_state_checksum(&ck));
+    md_checkpoint_free(&back);
+    /* version 3 is not ours */
+    v1[8] = 3;
+    reseal(v1, len1);
+    expect_rejected(v1, len1, "version 3; this program reads versions 1 and 2");
+    free(v1);
+    free(buf);
+    md_checkpoint_free(&ck);
     md_sim_destroy(s);
 }
 
@@ -1168,6 +1243,127 @@ static void expect_refused(const char *prog, const char **args, const char *need
     free(t);
 }
 
+/* Reads the frames of a LAMMPS dump (as md_dump writes it: atoms in id order) into the
+ * unwrapped positions x + ix·L, σ: u[(frame · n + atom) · 3 + d]; returns the frame count. */
+static int read_unwrapped(const char *text, int natoms, double *u, long *steps, int max_frames,
+                          int64_t *nonzero_images)
+{
+    const char *p = text;
+    int fr = 0;
+    *nonzero_images = 0;
+    while (*p) {
+        assert_true(fr < max_frames);
+        assert_memory_equal(p, "ITEM: TIMESTEP\n", 15);
+        char *end;
+        steps[fr] = strtol(p + 15, &end, 10);
+        p = strstr(end, "ITEM: BOX BOUNDS pp pp pp\n");
+        assert_non_null(p);
+        p += 26;
+        double lo[3], len[3];
+        for (int d = 0; d < 3; d++) {
+            lo[d] = strtod(p, &end);
+            len[d] = strtod(end, &end) - lo[d];
+            p = end + 1;
+        }
+        const char *ah = "ITEM: ATOMS id type x y z ix iy iz vx vy vz\n";
+        assert_memory_equal(p, ah, strlen(ah));
+        p += strlen(ah);
+        for (int i = 0; i < natoms; i++) {
+            assert_int_equal(strtoll(p, &end, 10), i + 1);
+            (void)strtoll(end, &end, 10);
+            double x[3];
+            for (int d = 0; d < 3; d++)
+                x[d] = strtod(end, &end);
+            for (int d = 0; d < 3; d++) {
+                long long im = strtoll(end, &end, 10);
+                *nonzero_images += im != 0;
+                u[((size_t)fr * (size_t)natoms + (size_t)i) * 3 + (size_t)d] =
+                    x[d] - lo[d] + (double)im * len[d];
+            }
+            p = strchr(end, '\n');
+            assert_non_null(p);
+            p++;
+        }
+        fr++;
+    }
+    return fr;
+}
+
+/* Image flags end to end (LAMMPS's convention, unwrapped = x + i·L): a hot run whose atoms
+ * cross the periodic boundary many times. The dump's unwrapped positions move continuously
+ * (no jump of a box length between frames, which is what wrapped positions without images
+ * show); the images are the same bits on the serial driver, the fused kernels on 2x2x1 and
+ * 3x1x1 and the pulse kernels (the whole dump is compared byte for byte); and a restart
+ * from the checkpoint of step 200 writes the same frames, images included, as the
+ * uninterrupted run. */
+static void test_program_images(void **state)
+{
+    (void)state;
+    char prog[600], out[512], errf[512], ref[512], dump[512], ck[512];
+    need_program(prog, sizeof prog);
+    tmp_path(out, sizeof out, "img.out");
+    tmp_path(errf, sizeof errf, "img.err");
+    tmp_path(ref, sizeof ref, "img-serial.lammpstrj");
+    tmp_path(dump, sizeof dump, "img-par.lammpstrj");
+    tmp_path(ck, sizeof ck, "img.ckpt");
+#define IMG_RUN "--cells", "4", "--temperature", "3", "--nstlist", "20", "--dump-every", "20"
+    const char *serial[] = {IMG_RUN, "--steps", "400", "--halo", "serial", "--dump", ref, NULL};
+    run_ok(prog, out, errf, serial);
+    char *text = slurp(ref, NULL);
+    enum { NATOMS = 256, MAXF = 32 };
+    double *u = md_xmalloc((size_t)MAXF * NATOMS * 3 * sizeof *u);
+    long steps[MAXF];
+    int64_t nonzero;
+    int nf = read_unwrapped(text, NATOMS, u, steps, MAXF, &nonzero);
+    assert_int_equal(nf, 21);
+    assert_true(nonzero > 20); /* atoms crossed the boundary: the images are exercised */
+    double box = 4 * cbrt(4.0 / 0.8442), worst = 0;
+    for (int f = 1; f < nf; f++)
+        for (size_t k = 0; k < (size_t)NATOMS * 3; k++) {
+            double jump = fabs(u[(size_t)f * NATOMS * 3 + k] - u[(size_t)(f - 1) * NATOMS * 3 + k]);
+            worst = jump > worst ? jump : worst;
+        }
+    if (!(worst < box / 4)) /* 20 steps at T 3 move an atom ~0.2 σ; the box is 6.7 σ */
+        fail_msg("an unwrapped position jumped by %g σ between frames (box %g σ)", worst, box);
+    free(u);
+    /* The same images on every driver and decomposition: the same bytes. */
+    const char *par[][10] = {
+        {"--halo", "fused", "--pes", "4", "--dd", "2x2x1", NULL},
+        {"--halo", "fused", "--pes", "3", "--dd", "3x1x1", NULL},
+        {"--halo", "pulse", "--pes", "4", NULL},
+    };
+    for (size_t v = 0; v < sizeof par / sizeof *par; v++) {
+        const char *args[32] = {IMG_RUN, "--steps", "400", "--dump", dump};
+        size_t k = 0;
+        while (args[k])
+            k++;
+        for (size_t j = 0; par[v][j]; j++)
+            args[k++] = par[v][j];
+        args[k] = NULL;
+        run_ok(prog, out, errf, args);
+        char *t = slurp(dump, NULL);
+        if (strcmp(t, text) != 0)
+            fail_msg("the dump of %s %s %s %s differs from the serial driver's", par[v][1],
+                     par[v][2], par[v][3], par[v][4] ? par[v][4] : "");
+        free(t);
+    }
+    /* Restart: the checkpoint of step 200 carries the images. */
+    const char *first[] = {IMG_RUN, "--steps", "200", "--checkpoint", ck, "--dump", dump, NULL};
+    run_ok(prog, out, errf, first);
+    const char *again[] = {IMG_RUN,  "--steps", "400", "--restart", ck, "--dump", dump,
+                           "--pes", "3", "--dd", "3x1x1", NULL};
+    run_ok(prog, out, errf, again);
+    char *t = slurp(dump, NULL);
+    const char *from = strstr(text, "ITEM: TIMESTEP\n200\n");
+    assert_non_null(from);
+    if (strcmp(t, from) != 0)
+        fail_msg("the restarted run's frames (steps 200-400) differ from the uninterrupted "
+                 "run's");
+    free(t);
+    free(text);
+#undef IMG_RUN
+}
+
 /* --checkpoint and --dump onto a FIFO, then onto /dev/null: refused before any write, and
  * the node is still what it was. The FIFO comes first: only once the program is shown to
  * refuse a node it made itself is /dev/null (which the old program, run as root, replaced
@@ -1397,6 +1593,7 @@ int main(void)
         cmocka_unit_test(test_checkpoint_round_trip),
         cmocka_unit_test(test_checkpoint_damage),
         cmocka_unit_test(test_checkpoint_crafted),
+        cmocka_unit_test(test_checkpoint_version1),
         cmocka_unit_test(test_checkpoint_mismatch),
         cmocka_unit_test(test_restart_equality),
         cmocka_unit_test(test_energy_drift_and_momentum),
@@ -1406,6 +1603,7 @@ int main(void)
         cmocka_unit_test(test_output_paths),
         cmocka_unit_test(test_data_file_errors),
         cmocka_unit_test(test_program),
+        cmocka_unit_test(test_program_images),
         cmocka_unit_test(test_program_output_targets),
         cmocka_unit_test(test_program_checkpoint_write_fails),
         cmocka_unit_test(test_program_stale_temps),

@@ -593,6 +593,75 @@ static void test_atoms_outside_the_box_are_wrapped(void **state)
     md_system_free(&b);
 }
 
+/* Image flags as LAMMPS keeps them: an atom outside the box is wrapped, and its image flag
+ * is the file's (0 without the columns) plus the box lengths the wrap moved it, so that
+ * x + img·L is the file's x + ix·L exactly, in fixed point. */
+static void test_image_flags_read(void **state)
+{
+    (void)state;
+    static const struct {
+        double x[3];
+        int ix[3];
+    } at[] = {
+        {{0.5, 1.25, 3}, {0, 0, 0}},       {{10.5, -8.75, 23}, {2, -1, 0}},
+        {{-11.25, -0.5, -30}, {1, 1, 1}},  {{19, 5, 15}, {-3, 7, -2}},
+        {{9, 10, 0}, {0, 0, 0}},           {{-1, 0, -1e-9}, {5, -5, 1}},
+    };
+    const int na = (int)(sizeof at / sizeof *at);
+    const double lo[3] = {-1, 0, 0};
+    for (int cols = 0; cols < 2; cols++) { /* without and with the image columns */
+        char text[2048];
+        int k = snprintf(text, sizeof text, "t\n%d atoms\n1 atom types\n-1 9 xlo xhi\n"
+                         "0 10 ylo yhi\n0 10 zlo zhi\n\nMasses\n\n1 1\n\nAtoms # atomic\n\n",
+                         na);
+        for (int i = 0; i < na; i++) {
+            k += snprintf(text + k, sizeof text - (size_t)k, "%d 1 %.17g %.17g %.17g", i + 1,
+                          at[i].x[0], at[i].x[1], at[i].x[2]);
+            if (cols)
+                k += snprintf(text + k, sizeof text - (size_t)k, " %d %d %d", at[i].ix[0],
+                              at[i].ix[1], at[i].ix[2]);
+            k += snprintf(text + k, sizeof text - (size_t)k, "\n");
+        }
+        md_system sys;
+        md_error err;
+        if (md_lammps_parse(text, (size_t)k, "img.data", 0.005, &sys, &err) != 0)
+            fail_msg("%s", err.msg);
+        for (int i = 0; i < na; i++)
+            for (int d = 0; d < 3; d++) {
+                const int64_t len = sys.box.len[d], x = sys.atoms.x[d][i];
+                const int64_t file = md_pos_from_double(at[i].x[d] - lo[d]) +
+                                     (cols ? at[i].ix[d] : 0) * len;
+                assert_true(x >= 0 && x < len);
+                if (x + (int64_t)sys.atoms.img[d][i] * len != file)
+                    fail_msg("atom %d %c: x %lld + image %d · L %lld is not the file's %lld",
+                             i + 1, 'x' + d, (long long)x, sys.atoms.img[d][i],
+                             (long long)len, (long long)file);
+            }
+        /* x 10.5 is 11.5 above xlo: wrapped one box down; z -30: three boxes up */
+        assert_int_equal(sys.atoms.img[0][1], 1 + (cols ? 2 : 0));
+        assert_int_equal(sys.atoms.img[2][2], -3 + (cols ? 1 : 0));
+        md_system_free(&sys);
+    }
+    /* Images beyond ±2^30 (given, or after the wrap) are refused, naming the field. */
+    static const struct {
+        const char *atom, *want;
+    } refused[] = {
+        {"1 1 0.5 1 1 1073741825 0 0", "img.data:14: Atoms: field 6 (ix)"},
+        {"1 1 0.5 1 1 0 -1073741825 0", "field 7 (iy)"},
+        {"1 1 0.5 1 25 0 0 1073741823", "image flag iz 1073741823 plus the 2 box lengths"},
+    };
+    for (size_t c = 0; c < sizeof refused / sizeof *refused; c++) {
+        char text[512];
+        int k = snprintf(text, sizeof text, "t\n1 atoms\n1 atom types\n-1 9 xlo xhi\n"
+                         "0 10 ylo yhi\n0 10 zlo zhi\n\nMasses\n\n1 1\n\nAtoms\n\n%s\n",
+                         refused[c].atom);
+        md_system sys;
+        md_error err;
+        assert_int_equal(md_lammps_parse(text, (size_t)k, "img.data", 0.005, &sys, &err), -1);
+        md_test_contains(err.msg, refused[c].want);
+    }
+}
+
 static void test_zero_tilt_and_pairij(void **state)
 {
     (void)state;
@@ -706,6 +775,7 @@ int main(void)
         cmocka_unit_test(test_input_files),
         cmocka_unit_test(test_line_endings),
         cmocka_unit_test(test_atoms_outside_the_box_are_wrapped),
+        cmocka_unit_test(test_image_flags_read),
         cmocka_unit_test(test_zero_tilt_and_pairij),
         cmocka_unit_test(test_long_numbers),
         cmocka_unit_test(test_pair_coeff_cutoff),

@@ -29,7 +29,8 @@
 static const char ckpt_magic[8] = {'S', 'H', 'M', 'U', 'M', 'D', 'C', 'K'};
 #define CKPT_BOM 0x0102030405060708ull
 #define CKPT_MAX_TYPES 1000000
-#define CKPT_ATOM_BYTES 84 /* id 8 + type 4 + x, p, f 3 x 3 x 8 */
+#define CKPT_ATOM_BYTES_V1 84 /* id 8 + type 4 + x, p, f 3 x 3 x 8 */
+#define CKPT_ATOM_BYTES 96    /* version 2: + img 3 x 4 */
 /* Ranges the reader accepts besides the box (checkpoint.h): momentum and force in their
  * fixed-point units, etot(0) in ε per atom (the pair-energy sum holds 2^31 ε at most). */
 #define CKPT_MAX_MOMENTUM MD_MOMENTUM_MAX /* fixed.h */
@@ -148,9 +149,10 @@ void md_checkpoint_free(md_checkpoint *ck)
 
 /* ---- encode --------------------------------------------------------------------------- */
 
-static size_t payload_bytes(int64_t natoms, int64_t ntypes)
+static size_t payload_bytes(int64_t natoms, int64_t ntypes, uint32_t version)
 {
-    return (size_t)ntypes * 8 + (size_t)natoms * CKPT_ATOM_BYTES;
+    return (size_t)ntypes * 8 +
+           (size_t)natoms * (version == 1 ? CKPT_ATOM_BYTES_V1 : CKPT_ATOM_BYTES);
 }
 
 void md_checkpoint_encode(const md_checkpoint *ck, unsigned char **out, size_t *len)
@@ -158,7 +160,7 @@ void md_checkpoint_encode(const md_checkpoint *ck, unsigned char **out, size_t *
     const md_system *s = &ck->sys;
     const md_atoms *a = &s->atoms;
     const int32_t n = a->n;
-    size_t pay = payload_bytes(n, s->ntypes);
+    size_t pay = payload_bytes(n, s->ntypes, MD_CKPT_VERSION);
     size_t total = MD_CKPT_HEADER_BYTES + pay;
     unsigned char *b = md_xmalloc(total);
     unsigned char *p = b + MD_CKPT_HEADER_BYTES;
@@ -173,6 +175,9 @@ void md_checkpoint_encode(const md_checkpoint *ck, unsigned char **out, size_t *
         for (int d = 0; d < 3; d++)
             for (int32_t i = 0; i < n; i++, p += 8)
                 put_u64(p, (uint64_t)arrays[q][d][i]);
+    for (int d = 0; d < 3; d++)
+        for (int32_t i = 0; i < n; i++, p += 4)
+            put_u32(p, (uint32_t)a->img[d][i]);
 
     memset(b, 0, MD_CKPT_HEADER_BYTES);
     memcpy(b, ckpt_magic, 8);
@@ -216,9 +221,10 @@ int md_checkpoint_decode(const unsigned char *b, size_t len, const char *name,
                        "file is damaged: use an older checkpoint", name, len,
                        MD_CKPT_HEADER_BYTES);
     uint32_t version = get_u32(b + 8);
-    if (version != MD_CKPT_VERSION)
+    if (version != 1 && version != MD_CKPT_VERSION)
         return md_fail(err, "%s: checkpoint format version %" PRIu32 "; this program reads "
-                       "version %d only", name, version, MD_CKPT_VERSION);
+                       "versions 1 and %d (version 1 without image flags)", name, version,
+                       MD_CKPT_VERSION);
     if (get_u32(b + 12) != MD_CKPT_HEADER_BYTES || get_u64(b + 16) != CKPT_BOM)
         return md_fail(err, "%s: header size or byte-order mark wrong (0x%016" PRIx64 "): "
                        "the file is damaged or was not written by shmemu-md", name,
@@ -233,7 +239,7 @@ int md_checkpoint_decode(const unsigned char *b, size_t len, const char *name,
     if (natoms < 1 || natoms > INT32_MAX / 2 || ntypes < 1 || ntypes > CKPT_MAX_TYPES)
         return md_fail(err, "%s: header: %" PRIu64 " atoms, %" PRIu32 " atom types: out of "
                        "range; the file is damaged", name, natoms, ntypes);
-    size_t pay = payload_bytes((int64_t)natoms, ntypes);
+    size_t pay = payload_bytes((int64_t)natoms, ntypes, version);
     if (get_u64(b + 144) != pay)
         return md_fail(err, "%s: header: payload size %" PRIu64 " does not match %" PRIu64
                        " atoms and %" PRIu32 " types (%zu bytes); the file is damaged", name,
@@ -264,14 +270,14 @@ int md_checkpoint_decode(const unsigned char *b, size_t len, const char *name,
     if (ck->step < 0 || nstlist < 1 || nstlist > INT32_MAX || ck->last_search != ck->step ||
         ck->step % (long)nstlist != 0)
         return md_fail(err, "%s: header: step %ld, last search %ld, nstlist %" PRIu64 ": a "
-                       "version-1 checkpoint is taken at a search step; the file is damaged",
+                       "checkpoint is taken at a search step; the file is damaged",
                        name, ck->step, ck->last_search, nstlist);
     ck->nstlist = (int)nstlist;
     if (ck->step > LONG_MAX / 2)
         return md_fail(err, "%s: header: step %ld is beyond the largest --steps (%ld); the "
                        "file is damaged", name, ck->step, LONG_MAX / 2);
     if ((get_u32(b + 36) & ~1u) != 0)
-        return md_fail(err, "%s: header: flags 0x%" PRIx32 " has bits that version 1 does "
+        return md_fail(err, "%s: header: flags 0x%" PRIx32 " has bits that the format does "
                        "not define (bit 0 is --shift); the file is damaged", name,
                        get_u32(b + 36));
     if (!isnan(ck->etot0) && !(fabs(ck->etot0) <= CKPT_MAX_ENERGY))
@@ -360,6 +366,23 @@ int md_checkpoint_decode(const unsigned char *b, size_t len, const char *name,
                             arrays[q][d][i], q == 1 ? 52 : 62);
                     goto out;
                 }
+    /* Image flags (version 2; a version-1 file has none: every atom at image 0, so its
+     * unwrapped positions are the wrapped ones of the checkpoint's step). */
+    for (int d = 0; d < 3; d++)
+        for (int32_t i = 0; i < n; i++) {
+            if (version == 1) {
+                a->img[d][i] = 0;
+                continue;
+            }
+            a->img[d][i] = (int32_t)get_u32(p);
+            p += 4;
+            if (a->img[d][i] > MD_IMAGE_MAX || a->img[d][i] < -MD_IMAGE_MAX) {
+                md_fail(err, "%s: atom %" PRId64 ": image flag i%c = %" PRId32 " is beyond "
+                        "±2^30 (MD_IMAGE_MAX); the file is damaged", name, a->id[i], 'x' + d,
+                        a->img[d][i]);
+                goto out;
+            }
+        }
     rc = 0;
 out:
     if (rc != 0)
@@ -681,7 +704,8 @@ md_sim *md_checkpoint_restart(const md_checkpoint *ck, const md_params *par,
     int64_t *const *qa[3] = {a->x, a->p, a->f}, *const *qb[3] = {b->x, b->p, b->f};
     int bad = b->n != a->n;
     for (int32_t i = 0; !bad && i < a->n; i++) {
-        bad = a->id[i] != b->id[i];
+        bad = a->id[i] != b->id[i] || a->img[0][i] != b->img[0][i] ||
+              a->img[1][i] != b->img[1][i] || a->img[2][i] != b->img[2][i];
         for (int q = 0; !bad && q < 3; q++)
             for (int d = 0; !bad && d < 3; d++)
                 if (qa[q][d][i] != qb[q][d][i]) {

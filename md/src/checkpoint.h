@@ -2,7 +2,8 @@
  * checkpoint.h: exact binary checkpoints of a run, and restarting from them.
  *
  * What a checkpoint holds: the gathered global state (md_system: box, masses, dt, and every
- * atom's id, type, fixed-point position, momentum and force, ordered by id), the step, and
+ * atom's id, type, fixed-point position, momentum, force and image flags, ordered by id),
+ * the step, and
  * the run parameters that enter the bits (rc, skin, nstlist, dt, shift) plus etot(0) for the
  * drift column. Nothing about the decomposition: a restart may use any --pes/--dd.
  *
@@ -19,18 +20,18 @@
  * of --nstlist, and the end-of-run checkpoint is written at the run's last search step
  * (a restart repeats at most nstlist - 1 steps).
  *
- * File format, version 1, every field little-endian whatever the machine (doubles as their
+ * File format, version 2, every field little-endian whatever the machine (doubles as their
  * IEEE-754 bit patterns), so a file moves between machines:
  *
  *   offset  size  field
  *        0     8  magic "SHMUMDCK"
- *        8     4  format version (1)
+ *        8     4  format version (2; 1 is still read, see below)
  *       12     4  header size in bytes (MD_CKPT_HEADER_BYTES)
  *       16     8  byte-order mark 0x0102030405060708 (decodes to this value or the file is
  *                 not ours / was written wrong)
  *       24     8  atoms                         32   4  atom types
  *       36     4  flags (bit 0: --shift)         40   8  step
- *       48     8  step of the last pair search (== step in version 1)
+ *       48     8  step of the last pair search (== step)
  *       56     8  rc (f64)   64  8 skin (f64)   72  8 dt (f64)   80  8 nstlist
  *       88    24  box edges, position units (3 x i64)
  *      112    24  box origin lo, σ (3 x f64; only for output)
@@ -40,13 +41,18 @@
  *      160     8  CRC-64/XZ of header bytes [0, 160)
  *   payload (blocks, one array after another):
  *      mass[ntypes] f64 · id[n] i64 · type[n] i32 (0-based) · x[3][n] i64 · p[3][n] i64 ·
- *      f[3][n] i64
+ *      f[3][n] i64 · img[3][n] i32 (image flags: unwrapped x = x + img·L)
  *
- * 84 bytes per atom: 32 000 atoms take 2.7 MB. The file is written whole: into a temporary
- * file in the same directory, fsync'ed, renamed over the target, then the directory is
- * fsync'ed; a run killed at any moment leaves the previous checkpoint or the new one, never
- * a mixture. Every write, fsync, close and rename is checked; a failure names the file and
- * the system's reason, removes the temporary file and is not counted as a checkpoint.
+ * 96 bytes per atom: 32 000 atoms take 3.1 MB. Version 1 (written before image flags
+ * existed) is the same without the img block (84 bytes per atom); it is still read, with
+ * every image flag 0: the unwrapped positions of such a restart start from the wrapped ones
+ * at the checkpoint's step.
+ *
+ * The file is written whole: into a temporary file in the same directory, fsync'ed, renamed
+ * over the target, then the directory is fsync'ed; a run killed at any moment leaves the
+ * previous checkpoint or the new one, never a mixture. Every write, fsync, close and rename
+ * is checked; a failure names the file and the system's reason, removes the temporary file
+ * and is not counted as a checkpoint.
  *
  * The reader checks everything, since a file may be damaged or crafted (CRCs are easy to
  * recompute): magic, version, byte order, sizes against the file's length (before any
@@ -54,8 +60,9 @@
  * LONG_MAX/2), flags (bit 0 only), rc, skin, dt (positive, finite), box edges (1 unit to
  * 2^19 σ), box origin (finite), etot(0) (NaN for unknown, else |etot(0)| <= 2^31 ε per
  * atom), masses (positive, finite), ids (positive, increasing), types (in range), positions
- * (inside the box), momenta (|p| <= 2^52 units: (double)p stays exact) and forces
- * (|f| <= 2^62: p + f cannot overflow; the restart recomputes them and compares). Each
+ * (inside the box), momenta (|p| <= 2^52 units: (double)p stays exact), forces
+ * (|f| <= 2^62: p + f cannot overflow; the restart recomputes them and compares) and image
+ * flags (|img| <= 2^30, MD_IMAGE_MAX). Each
  * message names the field and, for per-atom fields, the atom id. It never reads past the
  * buffer.
  */
@@ -68,11 +75,11 @@
 
 #include "shmemu/md.h"
 
-#define MD_CKPT_VERSION 1
+#define MD_CKPT_VERSION 2
 #define MD_CKPT_HEADER_BYTES 168
 
 typedef struct md_checkpoint {
-    md_system sys;    /* box, masses, dt, atoms by id with x, p, f (p in the unit of sys.dt) */
+    md_system sys;    /* box, masses, dt, atoms by id with x, p, f, img (p in sys.dt's unit) */
     long step;        /* step of the state: a search step */
     long last_search; /* == step */
     double rc, skin;  /* σ */

@@ -66,8 +66,10 @@ static void put_on_owner(const md_grid *g, md_pe *pes, const md_atoms *src, int3
     md_pe *pe = &pes[md_grid_owner(g, x)];
     md_atoms_push(&pe->at, src, i);
     int32_t k = pe->at.n - 1;
-    for (int d = 0; d < 3; d++)
-        pe->at.x[d][k] = x[d];
+    for (int d = 0; d < 3; d++) {
+        pe->at.x[d][k] = x[d]; /* the wrap moves the atom: its image counts the lengths */
+        pe->at.img[d][k] = (int32_t)(src->img[d][i] + md_wrap_count(src->x[d][i], g->box[d]));
+    }
     pe->at.zone[k] = 0;
     pe->n_home = pe->at.n;
 }
@@ -236,6 +238,7 @@ static void receive_pulse(const md_grid *g, md_pe *pes, int p, const md_pe *send
             dst->x[e][o] = src->x[e][i] + sp->coord_shift[e];
             dst->p[e][o] = 0;
             dst->f[e][o] = 0;
+            dst->img[e][o] = 0; /* halo copies carry no images */
         }
     }
 }

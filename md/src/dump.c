@@ -120,7 +120,8 @@ char *md_dump_format_frame(const md_system *sys, long step, md_dump_format fmt, 
     if (fmt == MD_DUMP_XYZ) {
         sb_printf(&b, "%d\n", a->n);
         sb_printf(&b, "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" Origin=\"%.17g %.17g %.17g\" "
-                  "Properties=species:S:1:pos:R:3:vel:R:3:id:I:1:type:I:1 Time=%.17g Step=%ld "
+                  "Properties=species:S:1:pos:R:3:vel:R:3:id:I:1:type:I:1:image:I:3 "
+                  "Time=%.17g Step=%ld "
                   "pbc=\"T T T\"\n", lx, ly, lz, box->lo[0], box->lo[1], box->lo[2],
                   (double)step * sys->dt, step);
     } else {
@@ -129,22 +130,25 @@ char *md_dump_format_frame(const md_system *sys, long step, md_dump_format fmt, 
         for (int d = 0; d < 3; d++)
             sb_printf(&b, "%.17g %.17g\n", box->lo[d],
                       box->lo[d] + md_pos_to_double(box->len[d]));
-        sb_printf(&b, "ITEM: ATOMS id type x y z vx vy vz\n");
+        sb_printf(&b, "ITEM: ATOMS id type x y z ix iy iz vx vy vz\n");
     }
     for (int32_t i = 0; i < a->n; i++) {
         double x[3], v[3];
+        long long im[3]; /* between searches x drifts out of the box: the wrap counts too */
         const double m = sys->mass[a->type[i]];
         for (int d = 0; d < 3; d++) {
             x[d] = box->lo[d] + md_pos_to_double(md_wrap(a->x[d][i], box->len[d]));
+            im[d] = (long long)a->img[d][i] + md_wrap_count(a->x[d][i], box->len[d]);
             v[d] = (double)a->p[d][i] * unit / m;
         }
         if (fmt == MD_DUMP_XYZ)
-            sb_printf(&b, "%s %.17g %.17g %.17g %.17g %.17g %.17g %lld %d\n",
+            sb_printf(&b, "%s %.17g %.17g %.17g %.17g %.17g %.17g %lld %d %lld %lld %lld\n",
                       md_dump_species(a->type[i] + 1), x[0], x[1], x[2], v[0], v[1], v[2],
-                      (long long)a->id[i], a->type[i] + 1);
+                      (long long)a->id[i], a->type[i] + 1, im[0], im[1], im[2]);
         else
-            sb_printf(&b, "%lld %d %.17g %.17g %.17g %.17g %.17g %.17g\n", (long long)a->id[i],
-                      a->type[i] + 1, x[0], x[1], x[2], v[0], v[1], v[2]);
+            sb_printf(&b, "%lld %d %.17g %.17g %.17g %lld %lld %lld %.17g %.17g %.17g\n",
+                      (long long)a->id[i], a->type[i] + 1, x[0], x[1], x[2], im[0], im[1],
+                      im[2], v[0], v[1], v[2]);
     }
     *len = b.len;
     return b.s;

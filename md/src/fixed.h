@@ -76,5 +76,8 @@ static inline int64_t md_wrap(int64_t x, int64_t len)
     int64_t r = x % len;
     return r < 0 ? r + len : r;
 }
+/* The box lengths the wrap of x moves it by: md_wrap(x, len) = x - md_wrap_count * len. A
+ * wrap of a home atom adds this to its image flag, so x + img·len stays the same. */
+static inline int64_t md_wrap_count(int64_t x, int64_t len) { return md_floor_div(x, len); }
 
 #endif

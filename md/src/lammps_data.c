@@ -8,9 +8,11 @@
  *   Masses        "type mass"                  one per atom type
  *   Atoms         "id type x y z [ix iy iz]"   one per atom. As LAMMPS does in a periodic
  *                                              box, an atom outside the box is wrapped into
- *                                              it. This app keeps no image flags (its runs
- *                                              and dumps are wrapped), so the file's image
- *                                              flags and the wrap are dropped
+ *                                              it and its image flag counts the wrap: the
+ *                                              stored image is the file's (0 when absent)
+ *                                              plus the box lengths the atom moved, so
+ *                                              x + img·L is the file's x + ix·L exactly, in
+ *                                              fixed point (|img| <= 2^30, MD_IMAGE_MAX)
  *   Velocities    "id vx vy vz"                one per atom (optional; zero when absent)
  *   Pair Coeffs   "type epsilon sigma [rc]"    optional; epsilon = sigma = 1 (reduced LJ);
  *   PairIJ Coeffs "i j epsilon sigma [rc]"     a cut-off must equal the run's rc
@@ -521,7 +523,7 @@ static int entry_atom(reader *r, void *ctx)
     if (l->ntok != 5 && l->ntok != 8)
         return fail_at(r, l->number, "Atoms: %d fields; atom_style atomic lines are "
                        "'id type x y z' or 'id type x y z ix iy iz'", l->ntok);
-    long long id, t, img;
+    long long id, t, img[3] = {0, 0, 0};
     double x[3];
     static const char *names[8] = {"id", "type", "x", "y", "z", "ix", "iy", "iz"};
     if (!parse_int(&l->tok[0], &id))
@@ -532,8 +534,10 @@ static int entry_atom(reader *r, void *ctx)
         if (!parse_double(&l->tok[2 + d], &x[d]))
             return bad_field(r, "Atoms", 2 + d, names[2 + d], "a number");
     for (int k = 5; k < l->ntok; k++)
-        if (!parse_int(&l->tok[k], &img) || img < INT32_MIN || img > INT32_MAX)
-            return bad_field(r, "Atoms", k, names[k], "an integer image flag");
+        if (!parse_int(&l->tok[k], &img[k - 5]) || img[k - 5] < -MD_IMAGE_MAX ||
+            img[k - 5] > MD_IMAGE_MAX)
+            return bad_field(r, "Atoms", k, names[k], "an integer image flag of at most 2^30 "
+                             "in size");
     if (id < 1 || id > INT64_MAX / 2)
         return fail_at(r, l->number, "Atoms: atom id %lld; ids must be positive", id);
     if (t < 1 || t > ps->h.ntypes)
@@ -553,7 +557,15 @@ static int entry_atom(reader *r, void *ctx)
                            "the box only from within %.0f σ (2^30); wrap the atom into the box",
                            id,
                            'x' + d, x[d], rel, 'x' + d, MAX_COORD);
-        at->x[d][n] = md_wrap(md_pos_from_double(rel), sys->box.len[d]);
+        const int64_t u = md_pos_from_double(rel);
+        const long long moved = md_wrap_count(u, sys->box.len[d]);
+        if (llabs(img[d] + moved) > MD_IMAGE_MAX)
+            return fail_at(r, l->number, "Atoms: atom %lld: image flag %c%c %lld plus the %lld "
+                           "box lengths the wrap moves it is beyond ±2^30; wrap the atom "
+                           "into the box and give its image flag", id, 'i', 'x' + d, img[d],
+                           moved);
+        at->x[d][n] = md_wrap(u, sys->box.len[d]);
+        at->img[d][n] = (int32_t)(img[d] + moved); /* x + img·len = u + i·len exactly */
         at->p[d][n] = 0;
         at->f[d][n] = 0;
     }

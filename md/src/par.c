@@ -315,7 +315,7 @@ static int sample(md_par_pe *c, long step, bool energy, md_error *err)
  * hands them, ordered by id, to opt.snapshot. */
 static int snapshot(md_par_pe *c, long step, md_error *err)
 {
-    enum { PER_ATOM = 11 }; /* id, type, x[3], p[3], f[3] */
+    enum { PER_ATOM = MD_PAR_GATHER_ROW }; /* id, type, x[3], p[3], f[3], img[3] */
     md_pe *pe = &c->pe;
     const int64_t n = pe->n_home;
     home_state(c);
@@ -329,6 +329,7 @@ static int snapshot(md_par_pe *c, long step, md_error *err)
             a[2 + d] = pe->at.x[d][i];
             a[5 + d] = pe->at.p[d][i];
             a[8 + d] = pe->at.f[d][i];
+            a[11 + d] = pe->at.img[d][i];
         }
     }
     md_par_sym_write(c, c->gat, g, (size_t)(1 + PER_ATOM * n) * sizeof *g);
@@ -364,6 +365,7 @@ static int snapshot(md_par_pe *c, long step, md_error *err)
                     snap.atoms.x[d][k] = a[2 + d];
                     snap.atoms.p[d][k] = a[5 + d];
                     snap.atoms.f[d][k] = a[8 + d];
+                    snap.atoms.img[d][k] = (int32_t)a[11 + d];
                 }
             }
         }
@@ -413,11 +415,11 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
     c->sig = (md_dsig *)nvshmem_malloc(sizeof(md_dsig));
     c->xstage = (int64_t *)nvshmem_malloc(np * 3 * cap * sizeof(int64_t));
     c->fbuf = (int64_t *)nvshmem_malloc(np * 3 * cap * sizeof(int64_t));
-    c->pub = (int64_t *)nvshmem_malloc((1 + 8 * cap + 64) * sizeof(int64_t));
-    c->bounce = (int64_t *)nvshmem_malloc((1 + 8 * cap + 64) * sizeof(int64_t));
+    c->pub = (int64_t *)nvshmem_malloc((1 + MD_PAR_PUB_ROW * cap + 64) * sizeof(int64_t));
+    c->bounce = (int64_t *)nvshmem_malloc((1 + MD_PAR_PUB_ROW * cap + 64) * sizeof(int64_t));
     c->small = (int64_t *)nvshmem_malloc(64 * sizeof(int64_t));
     if (job->opt.want) /* collective like every nvshmem_malloc: every PE has the same opt */
-        c->gat = (int64_t *)nvshmem_malloc((1 + 11 * cap) * sizeof(int64_t));
+        c->gat = (int64_t *)nvshmem_malloc((1 + MD_PAR_GATHER_ROW * cap) * sizeof(int64_t));
     cudaMemset(c->sig, 0, sizeof *c->sig);
     cudaMemset(c->xs, 0, 3 * cap * sizeof(int64_t));
     cudaMemset(c->fs, 0, 3 * cap * sizeof(int64_t));
@@ -462,8 +464,11 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
             continue;
         md_atoms_push(&c->pe.at, &sys->atoms, i);
         int32_t k = c->pe.at.n - 1;
-        for (int d = 0; d < 3; d++)
+        for (int d = 0; d < 3; d++) { /* wrapped: the image counts the box lengths moved */
             c->pe.at.x[d][k] = x[d];
+            c->pe.at.img[d][k] = (int32_t)(sys->atoms.img[d][i] +
+                                           md_wrap_count(sys->atoms.x[d][i], c->grid.box[d]));
+        }
         c->pe.at.zone[k] = 0;
     }
     c->pe.n_home = c->pe.at.n;

@@ -18,6 +18,11 @@
 #define MD_BULK_BUILD_DEFAULT MD_BULK_OFF
 #endif
 
+/* int64 per atom in the symmetric areas: pub (redistribution: id, type, wrapped x[3], p[3],
+ * img[3]; the set-up exchange's rows are shorter) and gat (snapshot: id, type, x[3], p[3],
+ * f[3], img[3]). */
+enum { MD_PAR_PUB_ROW = 11, MD_PAR_GATHER_ROW = 14 };
+
 typedef struct md_par_job {    /* shared by the PE threads, read-only while they run */
     const md_system *sys;      /* momenta in the run's dt unit */
     md_params par;
@@ -68,10 +73,10 @@ typedef struct md_par_pe {
     int64_t *xs, *fs;          /* [3 cap] each */
     md_dsig *sig;
     int64_t *xstage, *fbuf;    /* [total_pulses][3 cap] */
-    int64_t *pub;              /* [1 + 8 cap]: redistribution and set-up exchange */
+    int64_t *pub;              /* [1 + MD_PAR_PUB_ROW cap + 64]: redistribution, set-up exchange */
     int64_t *small;            /* [64]: offsets, statuses, sums */
-    int64_t *gat;              /* [1 + 11 cap]: snapshot gather (only with opt.want) */
-    int64_t *bounce;           /* [1 + 8 cap + 64]: a peer's data on its way to the host */
+    int64_t *gat;              /* [1 + MD_PAR_GATHER_ROW cap]: snapshot gather (opt.want) */
+    int64_t *bounce;           /* [1 + MD_PAR_PUB_ROW cap + 64]: a peer's data to the host */
     /* device (plain). On a GPU the host reaches device and symmetric memory only through
      * cudaMemcpy (and md_par_sym_*), at search and output steps; the emulator's device
      * memory is host memory, and the same calls are plain copies there. */

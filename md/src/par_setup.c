@@ -2,7 +2,8 @@
  * par_setup.c: a search step of the parallel driver, on each PE thread. Host work, the
  * only host work inside a run besides output: the streams are idle (par.c synchronized).
  *
- *   1. redistribution: every PE publishes its home atoms (id, type, wrapped x, p) in its
+ *   1. redistribution: every PE publishes its home atoms (id, type, wrapped x, p, and the
+ *      image flags, which count the box lengths the wrap moved them: x + img·L is kept) in its
  *      symmetric `pub` area; after a barrier each PE reads every PE's list (nvshmem_getmem)
  *      and keeps the atoms it owns, in PE order then list order, and sorts them by (search
  *      cell, id) as the serial driver does, so the order comes from the data.
@@ -28,12 +29,12 @@
 #include "shmemu/bugs.h"
 #include "util.h"
 
-enum { PUB_ROW = 8, XCH_ROW = 6 };
+enum { PUB_ROW = MD_PAR_PUB_ROW, XCH_ROW = 6 };
 
 /* The bounce area holds as many int64 as pub. */
 static size_t bounce_bytes(const md_par_pe *c)
 {
-    return (size_t)(1 + 8 * (int64_t)c->job->cap + 64) * sizeof(int64_t);
+    return (size_t)(1 + PUB_ROW * (int64_t)c->job->cap + 64) * sizeof(int64_t);
 }
 
 /* A copy from pageable host memory may return before it has landed on the GPU, and the
@@ -93,9 +94,11 @@ static void redistribute(md_par_pe *c)
         int64_t *row = pub + 1 + (int64_t)i * PUB_ROW;
         row[0] = pe->at.id[i];
         row[1] = pe->at.type[i];
-        for (int d = 0; d < 3; d++) {
+        for (int d = 0; d < 3; d++) { /* the wrap moves the atom by whole box lengths: its
+                                       * image flag counts them and travels with it */
             row[2 + d] = md_wrap(pe->at.x[d][i], g->box[d]);
             row[5 + d] = pe->at.p[d][i];
+            row[8 + d] = pe->at.img[d][i] + md_wrap_count(pe->at.x[d][i], g->box[d]);
         }
     }
     md_par_sym_write(c, c->pub, pub, pub_bytes);
@@ -120,6 +123,7 @@ static void redistribute(md_par_pe *c)
                 pe->at.x[d][o] = row[2 + d];
                 pe->at.p[d][o] = row[5 + d];
                 pe->at.f[d][o] = 0;
+                pe->at.img[d][o] = (int32_t)row[8 + d];
             }
         }
         free(rows);
@@ -172,6 +176,7 @@ static void build_pulses(md_par_pe *c)
                 pe->at.x[d][o] = row[3 + d];
                 pe->at.p[d][o] = 0;
                 pe->at.f[d][o] = 0;
+                pe->at.img[d][o] = 0; /* halo copies carry no images */
             }
         }
         free(rows);

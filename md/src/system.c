@@ -132,6 +132,7 @@ int md_system_fcc(md_system *sys, const md_lattice *lat, double dt, md_error *er
                                                                 (uint64_t)d));
                         at->p[d][n] = md_round_i64(v / u); /* mass 1 */
                         at->f[d][n] = 0;
+                        at->img[d][n] = 0;
                     }
                     n++;
                 }

@@ -65,6 +65,9 @@ void md_atoms_reserve(md_atoms *a, int32_t cap)
         a->x[d] = md_xrealloc(a->x[d], n * sizeof *a->x[d]);
         a->p[d] = md_xrealloc(a->p[d], n * sizeof *a->p[d]);
         a->f[d] = md_xrealloc(a->f[d], n * sizeof *a->f[d]);
+        a->img[d] = md_xrealloc(a->img[d], n * sizeof *a->img[d]);
+        /* New slots start at image 0, so atoms set up without images are at image 0. */
+        memset(a->img[d] + a->cap, 0, (n - (size_t)a->cap) * sizeof *a->img[d]);
     }
     a->cap = c;
 }
@@ -78,6 +81,7 @@ void md_atoms_free(md_atoms *a)
         free(a->x[d]);
         free(a->p[d]);
         free(a->f[d]);
+        free(a->img[d]);
     }
     memset(a, 0, sizeof *a);
 }
@@ -91,6 +95,7 @@ void md_atoms_copy1(md_atoms *dst, int32_t di, const md_atoms *src, int32_t si)
         dst->x[d][di] = src->x[d][si];
         dst->p[d][di] = src->p[d][si];
         dst->f[d][di] = src->f[d][si];
+        dst->img[d][di] = src->img[d][si];
     }
 }
 
@@ -120,6 +125,7 @@ void md_atoms_permute(md_atoms *a, const int32_t *perm, int32_t n)
         PERMUTE(a->x[d], int64_t);
         PERMUTE(a->p[d], int64_t);
         PERMUTE(a->f[d], int64_t);
+        PERMUTE(a->img[d], int32_t);
     }
 }
 
@@ -154,6 +160,7 @@ void md_atoms_clone(md_atoms *dst, const md_atoms *src)
             memcpy(dst->x[d], src->x[d], n * sizeof *src->x[d]);
             memcpy(dst->p[d], src->p[d], n * sizeof *src->p[d]);
             memcpy(dst->f[d], src->f[d], n * sizeof *src->f[d]);
+            memcpy(dst->img[d], src->img[d], n * sizeof *src->img[d]);
         }
     }
     dst->n = src->n;

@@ -55,6 +55,10 @@ extern "C" {
  * double (|x| < 2^53 units) with room to spare. */
 #define MD_MAX_BOX_SIGMA 524288.0 /* 2^19 σ */
 
+/* Largest image flag a state holds (data file, run, checkpoint): 2^30 box lengths, far
+ * beyond LAMMPS's default ±511 and far from int32's end. */
+#define MD_IMAGE_MAX (1 << 30)
+
 /* ---- errors --------------------------------------------------------------------------- */
 
 /* Errors are values: a call that fails returns -1 and fills msg with what is wrong and what
@@ -83,6 +87,11 @@ typedef struct md_atoms {
                     * search step, and drift (unwrapped) between search steps */
     int64_t *p[3]; /* momentum, units of (dt/2)·2^-32 m σ/τ (see top of file) */
     int64_t *f[3]; /* force, units of 2^-32 ε/σ; halo atoms hold partial sums */
+    int32_t *img[3]; /* image flags, LAMMPS's convention: the unwrapped position is
+                      * x + img·len per dimension. Each wrap of a home atom into the box
+                      * (data file, search step) adds the box lengths it moved, so
+                      * x + img·len is continuous; |img| <= MD_IMAGE_MAX. Home atoms only:
+                      * halo copies hold 0 */
     uint8_t *zone; /* halo zone: bit d set when the atom lies beyond this PE's upper domain
                     * boundary in dimension d (eighth shell); 0 for home atoms */
 } md_atoms;
