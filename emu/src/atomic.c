@@ -200,14 +200,16 @@ static bool spin_park(emu_thread *t, const volatile void *p, int type, uint64_t 
             note_progress(t);
         return true;
     }
-    w.deadline_ns = emu_now_ns() + (shmemu_under_valgrind() ? 20000000ull : 5000000ull);
+    w.deadline_ns = emu_now_ns() + (shmemu_under_valgrind() ? EMU_SPIN_TIMEOUT_NS_VALGRIND
+                                                            : EMU_SPIN_TIMEOUT_NS);
     pgas_wait_predicate(p, changed_or_late, &w, emu_spin_call,
                         "the word the kernel polls to change");
     if (!w.timed_out)
         note_progress(t);
     /* A timeout may mean a slow writer or a loop that merely rereads a constant: spin a
      * little longer next time, within a bound that keeps waits cheap under valgrind. */
-    if (w.timed_out && t->spin_limit < (shmemu_under_valgrind() ? 64u : 4096u))
+    unsigned most = shmemu_under_valgrind() ? EMU_SPIN_LIMIT_MAX_VALGRIND : EMU_SPIN_LIMIT_MAX;
+    if (w.timed_out && t->spin_limit < most)
         t->spin_limit *= 2;
     return true;
 }

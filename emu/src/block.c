@@ -411,9 +411,11 @@ static void setup_threads(emu_block *b)
         exit(2);
     }
     size_t stack = emu_fiber_stack_size();
-    size_t slot = stack + 4096; /* a guard page below each stack (mapped by launch.c) */
+    size_t slot = stack + EMU_GUARD_BYTES; /* a guard page below each stack (mapped by launch.c) */
     /* deterministic mode: the same sync points natively and under valgrind (replays) */
-    unsigned spin_limit = pgas_sched_enabled() ? 8 : shmemu_under_valgrind() ? 4 : 64;
+    unsigned spin_limit = pgas_sched_enabled()      ? EMU_SPIN_LIMIT_SCHED
+                          : shmemu_under_valgrind() ? EMU_SPIN_LIMIT_VALGRIND
+                                                    : EMU_SPIN_LIMIT;
     for (int i = 0; i < b->n_threads; i++) {
         emu_thread *t = &b->threads[i];
         t->block = b;
@@ -426,7 +428,7 @@ static void setup_threads(emu_block *b)
         t->fenced_scope = -1;
         t->spin_limit = spin_limit;
         char *base = b->stacks + slot * (size_t)i;
-        emu_fiber_make(&t->fiber, base + 4096, stack, fiber_entry);
+        emu_fiber_make(&t->fiber, base + EMU_GUARD_BYTES, stack, fiber_entry);
         emu_fiber_name(&t->fiber, L->pe->pe, b->label, i);
         emu_fiber_reassert_main(&b->sched);
     }

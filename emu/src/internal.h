@@ -33,6 +33,7 @@
 #include "shmemu/emu.h"
 #include "shmemu/env.h"
 #include "shmemu/kernel.h"
+#include "shmemu/internal/sizes.h"
 #include "shmemu/pgas.h"
 
 #define EMU_MAX_THREADS 1024
@@ -43,6 +44,24 @@
 #define EMU_SEEN_MBARS 8
 #define EMU_RESIDENCY_EXIT 4
 #define EMU_STACK_CACHE 128 /* block stack mappings a stream keeps for reuse */
+/* Stacks (launch.c maps a block's, block.c carves its fibers'): a guard page below each fiber
+ * stack and one below the block pthread's own stack, which is 1 MiB (the block's own code
+ * is the scheduler loop; the kernel runs on the fibers). A stream thread's stack is 1 MiB too. */
+#define EMU_GUARD_BYTES SHMEMU_PAGE_SIZE
+#define EMU_BLOCK_STACK_BYTES ((size_t)1 << 20)
+#define EMU_STREAM_STACK_BYTES ((size_t)1 << 20)
+/* Spin detection (atomic.c): a thread that reads the same value at the same address
+ * spin_limit times in a row is spinning, and waits for the word to change. The limit starts
+ * low (block.c) and doubles after each wait that timed out, up to a maximum; valgrind runs
+ * every poll slowly, so it starts and stays lower there, and waits longer before a timeout.
+ * Deterministic mode uses one limit natively and under valgrind, so that schedules replay. */
+#define EMU_SPIN_LIMIT 64u
+#define EMU_SPIN_LIMIT_VALGRIND 4u
+#define EMU_SPIN_LIMIT_SCHED 8u
+#define EMU_SPIN_LIMIT_MAX 4096u
+#define EMU_SPIN_LIMIT_MAX_VALGRIND 64u
+#define EMU_SPIN_TIMEOUT_NS 5000000ull           /* 5 ms */
+#define EMU_SPIN_TIMEOUT_NS_VALGRIND 20000000ull /* 20 ms */
 
 /* ---- fibers (fiber.c) -------------------------------------------------------------- */
 

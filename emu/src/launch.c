@@ -111,10 +111,10 @@ static char *stack_region_get(emu_stream *s, size_t bytes, size_t fiber_bytes)
                         "threads per block or a smaller SHMEMU_EMU_STACK\n", bytes);
         exit(2);
     }
-    size_t slot = emu_fiber_stack_size() + 4096;
+    size_t slot = emu_fiber_stack_size() + EMU_GUARD_BYTES;
     for (size_t off = 0; off < fiber_bytes; off += slot)
-        mprotect(r + off, 4096, PROT_NONE);
-    mprotect(r + fiber_bytes, 4096, PROT_NONE);
+        mprotect(r + off, EMU_GUARD_BYTES, PROT_NONE);
+    mprotect(r + fiber_bytes, EMU_GUARD_BYTES, PROT_NONE);
     return r;
 }
 
@@ -186,14 +186,14 @@ void emu_run_launch(emu_launch_rec *L)
          * block with no ordering between them, which DRD reports; this stream's own cache
          * is fine: the stream thread joined the block that used the mapping before. */
         size_t n_threads = (size_t)L->block.x * L->block.y * L->block.z;
-        b->stacks_bytes = (emu_fiber_stack_size() + 4096) * n_threads;
-        size_t own = (size_t)1 << 20;
-        b->own_stack_bytes = b->stacks_bytes + 4096 + own;
+        b->stacks_bytes = (emu_fiber_stack_size() + EMU_GUARD_BYTES) * n_threads;
+        size_t own = EMU_BLOCK_STACK_BYTES;
+        b->own_stack_bytes = b->stacks_bytes + EMU_GUARD_BYTES + own;
         b->own_stack = stack_region_get(L->stream, b->own_stack_bytes, b->stacks_bytes);
         b->stacks = b->own_stack;
         pthread_attr_t attr;
         pthread_attr_init(&attr);
-        pthread_attr_setstack(&attr, b->own_stack + b->stacks_bytes + 4096, own);
+        pthread_attr_setstack(&attr, b->own_stack + b->stacks_bytes + EMU_GUARD_BYTES, own);
         uint32_t mark = pgas_sched_spawn_mark();
         int rc = pgas_thread_create(&b->pthread, &attr, emu_block_main, b);
         pthread_attr_destroy(&attr);

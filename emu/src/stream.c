@@ -216,7 +216,7 @@ static emu_stream *stream_new(emu_pe *pe, int priority)
     emu_checker_ignore(&s->exited, sizeof s->exited);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, (size_t)1 << 20);
+    pthread_attr_setstacksize(&attr, EMU_STREAM_STACK_BYTES);
     uint32_t mark = pgas_sched_spawn_mark();
     int rc = pgas_thread_create(&s->pthread, &attr, stream_main, s);
     pthread_attr_destroy(&attr);

@@ -48,7 +48,7 @@ void pgas_config_read(pgas_config *config)
     config->heap_size = (size_t)shmemu_env_size("NVSHMEM_SYMMETRIC_SIZE", 1, MAX_HEAP_SIZE,
                                                  DEFAULT_HEAP_SIZE);
     /* Keep every PE's heap page-aligned so each PE's slice starts on a fresh page. */
-    size_t page = 4096;
+    size_t page = SHMEMU_PAGE_SIZE;
     config->heap_size = (config->heap_size + page - 1) / page * page;
 
     /* Any finite count of seconds is representable: the waits compare in double. */
@@ -68,4 +68,4 @@ void pgas_config_read(pgas_config *config)
     config->under_valgrind = shmemu_under_valgrind();
 }
 
-int shmemu_npes_from_env(void) { return (int)shmemu_env_int("SHMEMU_NPES", 1, 4096, 1); }
+int shmemu_npes_from_env(void) { return (int)shmemu_env_int("SHMEMU_NPES", 1, SHMEMU_MAX_PES, 1); }

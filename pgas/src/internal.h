@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "shmemu/internal/sizes.h"
 #include "shmemu/pgas.h"
 
 #define PGAS_MAX_TEAMS 64

@@ -708,7 +708,7 @@ void pgas_sched_create(pgas_world *world)
     s->seed = cfg->sched_seed;
     s->pct_depth = cfg->pct_depth;
     s->pct_steps = cfg->pct_steps;
-    s->capacity = world->n_pes + 4096;
+    s->capacity = world->n_pes + PGAS_SCHED_MAX_SPAWNED;
     s->pin_cpu = -1;
     cpu_set_t allowed;
     if (!cfg->under_valgrind && shmemu_env_bool("SHMEMU_SCHED_PIN", true) &&

@@ -20,6 +20,8 @@
 #define PGAS_SCHED_NO_ENTITY 0xffffffffu
 #define PGAS_SCHED_MAX_CHANGE_POINTS 16
 #define PGAS_LAST_WRITERS 4096
+/* threads besides the PEs (blocks, streams) that deterministic mode schedules at once */
+#define PGAS_SCHED_MAX_SPAWNED 4096
 #define PGAS_SCHED_CALLS 256 /* distinct sync point names a trace can name */
 
 enum {

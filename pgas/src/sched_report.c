@@ -18,6 +18,7 @@
  * and ends the process, so it reads the threads' records without ordering.
  */
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,7 +113,7 @@ static void describe_caller(uintptr_t pc, char *out, size_t len)
     if (pc == 0 || dladdr((void *)pc, &info) == 0 || info.dli_fbase == NULL)
         return;
     const char *object = info.dli_fname;
-    char exe[4096];
+    char exe[PATH_MAX];
     if (dladdr((void *)describe_caller, &self) != 0 && self.dli_fbase == info.dli_fbase) {
         /* the main program (its dli_fname may be empty): its path, not /proc/self/exe,
          * which would name addr2line in addr2line */

@@ -304,7 +304,7 @@ static int parse_header_line(const char *name, int lineno, char *line, pgas_trac
         [K_SEED] = {10, 0, UINT64_MAX, "a decimal number"},
         [K_DEPTH] = {10, 1, 17, "a number from 1 to 17 (SHMEMU_PCT_DEPTH)"},
         [K_STEPS] = {10, 1, 1000000000, "a number from 1 to 1000000000 (SHMEMU_PCT_STEPS)"},
-        [K_NPES] = {10, 1, 4096, "a PE count from 1 to 4096"},
+        [K_NPES] = {10, 1, SHMEMU_MAX_PES, "a PE count from 1 to " SHMEMU_STR(SHMEMU_MAX_PES)},
         [K_DECISIONS] = {10, 0, UINT64_MAX, "a decimal count"},
         [K_HASH] = {16, 0, UINT64_MAX, "16 hex digits"},
     };

@@ -247,8 +247,9 @@ static int launch(int n_pes, pe_start *proto)
     if (self != NULL)
         pgas_fail("shmemu_launch", "cannot start a job from inside PE %d; launch from a thread "
                                    "that is no PE", self->pe);
-    if (n_pes < 1 || n_pes > 4096) {
-        fprintf(stderr, "shmemu: shmemu_launch: %d PEs requested; use 1 to 4096\n", n_pes);
+    if (n_pes < 1 || n_pes > SHMEMU_MAX_PES) {
+        fprintf(stderr, "shmemu: shmemu_launch: %d PEs requested; use 1 to %d\n", n_pes,
+                SHMEMU_MAX_PES);
         return 2;
     }
     pgas_world *world = world_create(n_pes);
