@@ -281,7 +281,7 @@ extern const char emu_spin_call[];
 void emu_annotate_release(const volatile void *addr, int scope);
 void emu_annotate_acquire(const volatile void *addr, int scope);
 
-/* ---- launches, streams, SM pool (launch.c, stream.c, sm_pool.c) ------------------------- */
+/* ---- launches, streams, SM pool (launch.c, stream.c, event.c, sm_pool.c) --------------- */
 
 typedef struct emu_pe emu_pe;
 typedef struct emu_stream emu_stream;
@@ -408,12 +408,20 @@ struct emu_pe {
     _Atomic(emu_record_chunk *) records;
 };
 
-/* The calling host thread's emulator state, created on first use. */
+/* pe.c: the calling host thread's emulator state, created on first use; the thread's last
+ * CUDA error (emu_set_error returns e, for `return emu_set_error(...)`). */
 emu_pe *emu_pe_get(const char *call);
+cudaError_t emu_set_error(cudaError_t e);
+/* stream.c: a PE's streams (the host thread creates, waits for and frees them) and their
+ * operation queue. */
+emu_stream *emu_stream_new(emu_pe *pe, int priority);
 emu_stream *emu_stream_resolve(emu_pe *pe, cudaStream_t s);
+void emu_stream_wait_done(emu_stream *s, const char *call);
+void emu_stream_free(emu_pe *pe, emu_stream *s);
 void emu_stream_enqueue(emu_stream *s, emu_op *op);
 emu_op *emu_op_new(emu_op_kind kind);
-void emu_set_error(cudaError_t e);
+/* event.c: the stream thread completes a record of the event (generation gen). */
+void emu_event_complete(struct emu_event *e, uint64_t gen);
 
 void emu_run_launch(emu_launch_rec *L);
 /* Unmaps a stream's cached block stacks (when the stream ends). */
