@@ -182,15 +182,19 @@ test-under-load:
 # shmemu-main (plus the main() that runs once per PE); the programs; and, where clang is
 # found, the runtime built with ThreadSanitizer in lib/shmemu/tsan, for shmemu-cc
 # -fsanitize=thread and shmemu-check's TSan run. tests/check-install.sh checks all of it.
+# Every header goes under include/shmemu/ (nvshmem.h, nvshmemx.h, shmem.h there, the
+# shmemu/*.h one level down), nothing directly in include/, where nvshmem.h and shmem.h would
+# shadow a real NVSHMEM or OpenSHMEM: programs compile with -I$(PREFIX)/include/shmemu, which
+# shmemu-cc and the pkg-config modules add. shmemu/internal/ (pgas<->emu) is not installed.
 INSTALL_TSAN_BUILD := $(if $(filter build,$(BUILD)),build-tsan,$(BUILD)-tsan)
 INSTALL_CLANG      := $(shell command -v clang 2>/dev/null)
 install: libs $(MD_BIN) $(EXPLORE_BIN)
-	install -d $(DESTDIR)$(PREFIX)/include/shmemu $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	install -d $(DESTDIR)$(PREFIX)/include/shmemu/shmemu $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	           $(DESTDIR)$(PREFIX)/bin
 	install -m 644 pgas/include/nvshmem.h pgas/include/nvshmemx.h $(wildcard pgas/include/shmem.h) \
-	           $(DESTDIR)$(PREFIX)/include/
-	install -m 644 pgas/include/shmemu/*.h emu/include/shmemu/*.h \
 	           $(DESTDIR)$(PREFIX)/include/shmemu/
+	install -m 644 pgas/include/shmemu/*.h emu/include/shmemu/*.h \
+	           $(DESTDIR)$(PREFIX)/include/shmemu/shmemu/
 	install -m 644 $(LIB_A) $(LIB_MAIN) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 bin/shmemu-run bin/shmemu-cc bin/shmemu-check $(MD_BIN) $(EXPLORE_BIN) \

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # check-install.sh: shmemu works installed, used from outside the source tree.
-#   make install PREFIX=<tmp>, then in another folder, with nothing of the source tree
+#   make install PREFIX=<tmp>: every header lies under include/shmemu/ (nothing of shmemu
+#   directly in include/, where nvshmem.h or shmem.h would shadow a real NVSHMEM or
+#   OpenSHMEM; the internal headers not at all), and each installed header compiles on its
+#   own with the pkg-config flags. Then in another folder, with nothing of the source tree
 #   and no LD_LIBRARY_PATH: a small ring program built with the installed shmemu-cc and
 #   with `pkg-config --cflags --libs shmemu-main` runs at 4 PEs under the installed
 #   shmemu-run (the pkg-config build finds libshmemu.so through its rpath); a program
@@ -28,9 +31,17 @@ if ! ilog=$(make -s -j2 BUILD="$build" install PREFIX="$prefix" 2>&1); then
 fi
 ok "make install PREFIX=$prefix"
 for f in bin/shmemu-cc bin/shmemu-run bin/shmemu-check bin/shmemu-md bin/shmemu-explore \
-         lib/pkgconfig/shmemu.pc lib/pkgconfig/shmemu-main.pc include/nvshmem.h; do
+         lib/pkgconfig/shmemu.pc lib/pkgconfig/shmemu-main.pc include/shmemu/nvshmem.h \
+         include/shmemu/nvshmemx.h include/shmemu/shmem.h include/shmemu/shmemu/pgas.h \
+         include/shmemu/shmemu/emu.h include/shmemu/shmemu/kernel.h; do
     [ -e "$prefix/$f" ] || bad "installed: $f is missing"
 done
+top=$(ls -A "$prefix/include")
+if [ "$top" = shmemu ]; then ok "include/ holds only shmemu/ (no nvshmem.h or shmem.h at the top)"
+else bad "include/ holds more than shmemu/" "$top"; fi
+internal=$(find "$prefix/include" -path '*internal*')
+if [ -z "$internal" ]; then ok "no internal header installed"
+else bad "internal headers installed" "$internal"; fi
 
 # From here on: a user's folder, the installed tools first on PATH, no loader path.
 user=$tmp/user
@@ -92,6 +103,18 @@ if cc -O2 -o ring_lib ring.c $(pkg-config --cflags --libs shmemu) 2>"$tmp/lib.lo
 else
     bad "cc ring.c \$(pkg-config --cflags --libs shmemu)" "$(cat "$tmp/lib.log")"
 fi
+
+# Every installed header compiles alone with the module's flags (none needs a header that
+# was not installed).
+hdr_fail=""
+for h in $(cd "$prefix/include/shmemu" && find . -name '*.h' | sed 's|^\./||' | sort); do
+    printf '#include <%s>\nint main(void) { return 0; }\n' "$h" >hdr.c
+    # shellcheck disable=SC2046
+    cc -std=c17 -c -o hdr.o hdr.c $(pkg-config --cflags shmemu) 2>"$tmp/hdr.log" ||
+        hdr_fail+="$h: $(head -3 "$tmp/hdr.log")"$'\n'
+done
+if [ -z "$hdr_fail" ]; then ok "every installed header compiles alone with pkg-config --cflags shmemu"
+else bad "installed headers that do not compile alone" "$hdr_fail"; fi
 
 # The installed MD app: the fused halo on 2 PEs gives the serial run's checksum bits.
 serial=$(shmemu-md --cells 4 --halo serial --pes 1 --steps 4 2>&1 | grep '^checksum')
