@@ -33,6 +33,7 @@
 #include "nvshmemx.h"
 #include "shmemu/emu.h"
 #include "shmemu/kernel.h"
+#include "shmemu/internal/pgas_emu.h"
 #include "shmemu/pgas.h"
 #include "support/pe_check.h"
 #include "support/sched_env.h"

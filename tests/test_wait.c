@@ -22,6 +22,7 @@
 
 #include "nvshmem.h"
 #include "nvshmemx.h"
+#include "shmemu/internal/pgas_emu.h"
 #include "shmemu/pgas.h"
 #include "support/pe_check.h"
 

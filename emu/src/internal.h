@@ -33,6 +33,7 @@
 #include "shmemu/emu.h"
 #include "shmemu/env.h"
 #include "shmemu/kernel.h"
+#include "shmemu/internal/pgas_emu.h"
 #include "shmemu/internal/sizes.h"
 #include "shmemu/pgas.h"
 

@@ -11,7 +11,7 @@
 #include <valgrind/helgrind.h>
 
 #include "shmemu/internal/checkers.h"
-#include "shmemu/pgas.h"
+#include "shmemu/internal/pgas_emu.h"
 
 #ifdef SHMEMU_TSAN
 void __tsan_acquire(void *addr);

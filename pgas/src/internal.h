@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "shmemu/internal/pgas_emu.h"
 #include "shmemu/internal/sizes.h"
 #include "shmemu/pgas.h"
 
