@@ -1026,24 +1026,6 @@ static void test_data_file_errors(void **state)
 
 /* ---- the program ----------------------------------------------------------------------- */
 
-/* bin/shmemu-md of this build: <build>/bin for BUILD=build-*, bin/ for the plain build. */
-static bool find_program(char *out, size_t size)
-{
-    char exe[512];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(out, size, "%s/../bin/shmemu-md", exe);
-            if (access(out, X_OK) == 0)
-                return true;
-        }
-    }
-    snprintf(out, size, "%s/../../bin/shmemu-md", MD_TEST_DATA_DIR);
-    return access(out, X_OK) == 0;
-}
 
 /* Runs the program with args (NULL-terminated), stdout and stderr to files; exit status.
  * fsize_limit > 0: the child runs under RLIMIT_FSIZE (bytes) with SIGXFSZ ignored, so a
@@ -1122,7 +1104,7 @@ static void test_program(void **state)
 {
     (void)state;
     char prog[600];
-    if (!find_program(prog, sizeof prog))
+    if (!md_test_find_program(prog, sizeof prog))
         fail_msg("shmemu-md not found next to this test nor in bin/ (md.mk builds it first)");
     char out[512], errf[512], ck[512], dump[512], cks[512], dumps[512];
     tmp_path(out, sizeof out, "out.txt");
@@ -1223,7 +1205,7 @@ static void test_program(void **state)
 
 static void need_program(char *prog, size_t size)
 {
-    if (!find_program(prog, size))
+    if (!md_test_find_program(prog, size))
         fail_msg("shmemu-md not found next to this test nor in bin/ (md.mk builds it first)");
 }
 

@@ -25,36 +25,11 @@
 
 /* ---- helpers --------------------------------------------------------------------------- */
 
-static int parse(md_options *o, md_error *err, const char *line)
-{
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", line);
-    char *argv[32];
-    int argc = 0;
-    argv[argc++] = "shmemu-md";
-    for (char *t = strtok(copy, " "); t && argc < 31; t = strtok(NULL, " "))
-        argv[argc++] = t;
-    argv[argc] = NULL;
-    return md_options_parse(argc, argv, o, err);
-}
 
-/* bin/shmemu-md of this build: <build>/bin for BUILD=build-*, bin/ for the plain build. */
+/* bin/shmemu-md of this build, or the test fails (md.mk builds it first). */
 static void find_program(char *out, size_t size)
 {
-    char exe[512];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(out, size, "%s/../bin/shmemu-md", exe);
-            if (access(out, X_OK) == 0)
-                return;
-        }
-    }
-    snprintf(out, size, "%s/../../bin/shmemu-md", MD_TEST_DATA_DIR);
-    if (access(out, X_OK) != 0)
+    if (!md_test_find_program(out, size))
         fail_msg("shmemu-md not found next to this test nor in bin/ (md.mk builds it first)");
 }
 
@@ -359,16 +334,16 @@ static void test_dd_overflow(void **state)
     (void)state;
     md_options o;
     md_error err;
-    assert_int_equal(parse(&o, &err, "--dd 100000x100000x100000"), -1);
+    assert_int_equal(md_test_parse_line(&o, &err, "--dd 100000x100000x100000"), -1);
     md_test_contains(err.msg, "--dd 100000x100000x100000");
     md_test_contains(err.msg, "at most 4096 PEs");
     if (strstr(err.msg, "-1530494976"))
         fail_msg("overflowed: %s", err.msg);
-    assert_int_equal(parse(&o, &err, "--dd 2000x2000x1"), -1);
+    assert_int_equal(md_test_parse_line(&o, &err, "--dd 2000x2000x1"), -1);
     md_test_contains(err.msg, "4000000 domains");
-    assert_int_equal(parse(&o, &err, "--dd 16x16x16"), 0);
+    assert_int_equal(md_test_parse_line(&o, &err, "--dd 16x16x16"), 0);
     assert_int_equal(o.dd.pes, 4096);
-    assert_int_equal(parse(&o, &err, "--pes 4097"), -1);
+    assert_int_equal(md_test_parse_line(&o, &err, "--pes 4097"), -1);
     const char *dd[] = {"--dd 100000x100000x100000", "at most 4096", NULL};
     refused(NULL, "--dd 100000x100000x100000", dd);
 }
@@ -386,7 +361,7 @@ static void test_serial_ignored_options(void **state)
     char line[200];
     for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
         snprintf(line, sizeof line, "--halo serial %s", opts[k]);
-        if (parse(&o, &err, line) == 0)
+        if (md_test_parse_line(&o, &err, line) == 0)
             fail_msg("'%s' was accepted", line);
         char name[40];
         snprintf(name, sizeof name, "%.*s", (int)strcspn(opts[k], " "), opts[k]);
@@ -394,10 +369,10 @@ static void test_serial_ignored_options(void **state)
         md_test_contains(err.msg, "--halo serial runs no kernels");
         /* Either order, and each is fine with a parallel driver. */
         snprintf(line, sizeof line, "%s --halo serial", opts[k]);
-        assert_int_equal(parse(&o, &err, line), -1);
+        assert_int_equal(md_test_parse_line(&o, &err, line), -1);
         if (strcmp(opts[k], "--graph") != 0) {
             snprintf(line, sizeof line, "--halo pulse %s", opts[k]);
-            if (parse(&o, &err, line) != 0)
+            if (md_test_parse_line(&o, &err, line) != 0)
                 fail_msg("'%s' was refused: %s", line, err.msg);
         }
     }
@@ -410,9 +385,9 @@ static void test_list_bugs_with_options(void **state)
     (void)state;
     md_options o;
     md_error err;
-    assert_int_equal(parse(&o, &err, "--list-bugs --halo serial --pes 2"), 0);
+    assert_int_equal(md_test_parse_line(&o, &err, "--list-bugs --halo serial --pes 2"), 0);
     assert_true(o.list_bugs);
-    assert_int_equal(parse(&o, &err, "--list-bugs=1"), -1);
+    assert_int_equal(md_test_parse_line(&o, &err, "--list-bugs=1"), -1);
     md_test_contains(err.msg, "--list-bugs takes no value");
     prog_result r;
     run(&r, NULL, "--list-bugs --halo fused --pes 4");

@@ -165,29 +165,17 @@ static void test_two_type_data_file_run(void **state)
 
 /* ---- command line ------------------------------------------------------------------------ */
 
-static int parse(md_options *o, md_error *err, const char *line)
-{
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", line);
-    char *argv[32];
-    int argc = 0;
-    argv[argc++] = "shmemu-md";
-    for (char *t = strtok(copy, " "); t && argc < 31; t = strtok(NULL, " "))
-        argv[argc++] = t;
-    argv[argc] = NULL;
-    return md_options_parse(argc, argv, o, err);
-}
 
 static void test_options(void **state)
 {
     (void)state;
     md_options o;
     md_error err;
-    assert_int_equal(parse(&o, &err, ""), 0);
+    assert_int_equal(md_test_parse_line(&o, &err, ""), 0);
     assert_int_equal(o.lat.cells[0], 5);
     assert_true(o.par.rc == 2.5 && o.par.skin == 0.3 && o.par.nstlist == 20);
     assert_int_equal(o.dd.order[0], 2);
-    assert_int_equal(parse(&o, &err, "--cells 4,5,6 --density=0.9 --steps 7 --dt 0.002 "
+    assert_int_equal(md_test_parse_line(&o, &err, "--cells 4,5,6 --density=0.9 --steps 7 --dt 0.002 "
                                      "--rc 3 --skin 0.4 --nstlist 10 --shift --thermo 2 "
                                      "--seed 99 --temperature 2 --dim-order xyz"),
                      0);
@@ -195,16 +183,16 @@ static void test_options(void **state)
     assert_true(o.lat.density == 0.9 && o.par.dt == 0.002 && o.par.rc == 3.0);
     assert_true(o.par.shift && o.par.thermo == 2 && o.lat.seed == 99);
     assert_int_equal(o.dd.order[0], 0);
-    assert_int_equal(parse(&o, &err, "--dd 3x2x2"), 0);
+    assert_int_equal(md_test_parse_line(&o, &err, "--dd 3x2x2"), 0);
     assert_int_equal(o.dd.pes, 12);
     assert_int_equal(o.dd.grid[1], 2);
-    assert_int_equal(parse(&o, &err, "--pes 6"), 0);
+    assert_int_equal(md_test_parse_line(&o, &err, "--pes 6"), 0);
     assert_int_equal(o.dd.pes, 6);
     assert_int_equal(o.dd.grid[0], 0);
-    assert_int_equal(parse(&o, &err, "--halo pulse --transport signal"), 0);
+    assert_int_equal(md_test_parse_line(&o, &err, "--halo pulse --transport signal"), 0);
     assert_int_equal(o.halo, MD_HALO_PULSE);
     assert_int_equal(o.transport, MD_TRANSPORT_SIGNAL);
-    assert_int_equal(parse(&o, &err, ""), 0);
+    assert_int_equal(md_test_parse_line(&o, &err, ""), 0);
     assert_int_equal(o.halo, MD_HALO_FUSED);
     assert_int_equal(o.transport, MD_TRANSPORT_AUTO);
     static const struct {
@@ -227,7 +215,7 @@ static void test_options(void **state)
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         err.msg[0] = '\0';
-        if (parse(&o, &err, bad[k].line) == 0)
+        if (md_test_parse_line(&o, &err, bad[k].line) == 0)
             fail_msg("'%s' was accepted", bad[k].line);
         md_test_contains(err.msg, bad[k].want);
     }

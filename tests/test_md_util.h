@@ -12,11 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <valgrind/valgrind.h>
 
 #include "fixed.h"
+#include "options.h"
 #include "rng.h"
 #include "shmemu/md.h"
 #include "sim.h"
@@ -93,6 +95,40 @@ static inline void md_test_step(md_sim *s, bool energy)
     md_error err;
     if (md_sim_step(s, energy, &err) != 0)
         fail_msg("md_sim_step: %s", err.msg);
+}
+
+/* Parses a space-separated command line as shmemu-md's options (argv[0] "shmemu-md"). */
+static inline int md_test_parse_line(md_options *o, md_error *err, const char *line)
+{
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", line);
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = "shmemu-md";
+    for (char *t = strtok(copy, " "); t && argc < 31; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    return md_options_parse(argc, argv, o, err);
+}
+
+/* bin/shmemu-md of this build: <build>/bin for BUILD=build-*, bin/ for the plain build.
+ * False when neither exists. */
+static inline bool md_test_find_program(char *out, size_t size)
+{
+    char exe[512];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(out, size, "%s/../bin/shmemu-md", exe);
+            if (access(out, X_OK) == 0)
+                return true;
+        }
+    }
+    snprintf(out, size, "%s/../../bin/shmemu-md", MD_TEST_DATA_DIR);
+    return access(out, X_OK) == 0;
 }
 
 /* Asserts that haystack contains needle, printing both when not. */
