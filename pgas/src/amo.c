@@ -8,7 +8,7 @@
  * race-free, as the specification makes it. In checking mode an AMO first delivers the
  * queued puts to its PE that a fence put before it.
  */
-#include "internal.h"
+#include "backend.h"
 
 static bool op_writes(pgas_amo_op op) { return op != PGAS_AMO_FETCH; }
 
@@ -58,6 +58,6 @@ uint64_t pgas_amo(const char *call, pgas_amo_op op, void *dest, int pe, size_t s
     if (op_fetches(op))
         pgas_hb_after(target);
     if (op_writes(op))
-        pgas_wake(target);
+        pgas_be_wake(t->world, target, size);
     return old;
 }

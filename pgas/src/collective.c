@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "backend.h"
 #include "nvshmem.h"
 
 typedef struct coll_ctx {
@@ -58,7 +58,8 @@ int pgas_coll_reduce(const char *call, int team_id, void *dest, const void *sour
     if (acc == NULL)
         pgas_fail(call, "out of memory for a %zu-byte reduction buffer", bytes);
     coll_sync(&c, call);
-    memcpy(acc, peer_copy(&c, call, "source", source, bytes, 0), bytes);
+    pgas_be_get(c.t->world, pgas_team_world_pe(c.team, 0), acc,
+                peer_copy(&c, call, "source", source, bytes, 0), bytes);
     for (int r = 1; r < c.team->size; r++)
         combine(acc, peer_copy(&c, call, "source", source, bytes, r), nreduce);
     coll_sync(&c, call);
@@ -78,7 +79,8 @@ int pgas_coll_broadcast(const char *call, int team_id, void *dest, const void *s
                   c.team->size - 1);
     pgas_heap_check_local(c.t, call, "dest", dest, bytes);
     coll_sync(&c, call);
-    memmove(dest, peer_copy(&c, call, "source", source, bytes, root), bytes);
+    pgas_be_get(c.t->world, pgas_team_world_pe(c.team, root), dest,
+                peer_copy(&c, call, "source", source, bytes, root), bytes);
     coll_sync(&c, call);
     return 0;
 }
@@ -93,8 +95,8 @@ int pgas_coll_fcollect(const char *call, int team_id, void *dest, const void *so
     pgas_heap_check_local(c.t, call, "dest", dest, bytes * n);
     coll_sync(&c, call);
     for (int r = 0; r < c.team->size; r++)
-        memcpy((char *)dest + (size_t)r * bytes,
-               peer_copy(&c, call, "source", source, bytes, r), bytes);
+        pgas_be_get(c.t->world, pgas_team_world_pe(c.team, r), (char *)dest + (size_t)r * bytes,
+                    peer_copy(&c, call, "source", source, bytes, r), bytes);
     coll_sync(&c, call);
     return 0;
 }
@@ -109,9 +111,9 @@ int pgas_coll_alltoall(const char *call, int team_id, void *dest, const void *so
     pgas_heap_check_local(c.t, call, "dest", dest, bytes * n);
     coll_sync(&c, call);
     for (int r = 0; r < c.team->size; r++)
-        memcpy((char *)dest + (size_t)r * bytes,
-               peer_copy(&c, call, "source", source, bytes * n, r) + (size_t)c.rank * bytes,
-               bytes);
+        pgas_be_get(c.t->world, pgas_team_world_pe(c.team, r), (char *)dest + (size_t)r * bytes,
+                    peer_copy(&c, call, "source", source, bytes * n, r) + (size_t)c.rank * bytes,
+                    bytes);
     coll_sync(&c, call);
     return 0;
 }

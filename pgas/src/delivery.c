@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "backend.h"
 #include "nvshmem.h"
 #include "shmemu/bugs.h"
 
@@ -47,48 +47,32 @@ struct pgas_pending {
     const char *call; /* the API call that issued it (for reports) */
 };
 
-/* Stores a naturally aligned word of 1, 2, 4 or 8 bytes as one atomic exchange; returns
- * false for anything else. A PE may wait on a word that a put writes (OpenSHMEM allows it):
- * its polls are atomic loads, and a plain copy would race with them under every checker.
- * An exchange (an RMW, so valgrind sees no write to race with the polls) is also what the
- * hardware does for a small put. The price: helgrind cannot see a plain read that races
- * with such a small put (DRD and TSan still do); larger puts stay plain copies. */
-static bool store_word_atomically(char *target, const void *src, size_t bytes)
-{
-    if (bytes > 8 || (bytes & (bytes - 1)) != 0 || (uintptr_t)target % bytes != 0)
-        return false;
-    switch (bytes) {
-    case 1: { uint8_t v; memcpy(&v, src, 1); __atomic_exchange_n((uint8_t *)target, v, __ATOMIC_RELEASE); break; }
-    case 2: { uint16_t v; memcpy(&v, src, 2); __atomic_exchange_n((uint16_t *)(void *)target, v, __ATOMIC_RELEASE); break; }
-    case 4: { uint32_t v; memcpy(&v, src, 4); __atomic_exchange_n((uint32_t *)(void *)target, v, __ATOMIC_RELEASE); break; }
-    default: { uint64_t v; memcpy(&v, src, 8); __atomic_exchange_n((uint64_t *)(void *)target, v, __ATOMIC_RELEASE); break; }
-    }
-    return true;
-}
-
-static void copy_and_publish(char *target, const void *src, size_t bytes)
+/* The backend's put (a naturally aligned word is one atomic store), between the release
+ * annotation and the wake-up. */
+static void copy_and_publish(const pgas_world *w, int pe, char *target, const void *src,
+                             size_t bytes)
 {
     /* The start of a put is a release point: a waiter on this word (a flag written with
      * nvshmem_p after a fence) acquires everything the initiator did before. */
     pgas_hb_before(target);
-    if (!store_word_atomically(target, src, bytes))
-        memmove(target, src, bytes);
-    pgas_wake_range(target, bytes);
+    pgas_be_put(w, pe, target, src, bytes);
+    pgas_be_wake(w, target, bytes);
 }
 
-static void deliver_now(const pgas_pending *p)
+static void deliver_now(const pgas_world *w, const pgas_pending *p)
 {
     if (p->is_get) {
-        memmove(p->target, p->src, p->bytes);
+        pgas_be_get(w, p->pe, p->target, p->src, p->bytes);
         return;
     }
     const bool signal_first = p->has_signal && shmemu_bug(SHMEMU_BUG_RT_PUT_SIGNAL_ORDER);
     if (signal_first)
-        pgas_signal_apply(p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
+        pgas_signal_apply(w, p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
     if (p->bytes > 0)
-        copy_and_publish(p->target, p->snapshot != NULL ? p->snapshot : p->src, p->bytes);
+        copy_and_publish(w, p->pe, p->target, p->snapshot != NULL ? p->snapshot : p->src,
+                         p->bytes);
     if (p->has_signal && !signal_first)
-        pgas_signal_apply(p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
+        pgas_signal_apply(w, p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
 }
 
 static void enqueue(pgas_thread *t, const pgas_pending *p)
@@ -227,7 +211,7 @@ static void deliver_at(pgas_thread *t, size_t i, bool completes)
     /* Keep queue order for the rest; the order of delivery comes from the random picks. */
     memmove(&t->pending[i], &t->pending[i + 1], (t->n_pending - i - 1) * sizeof *t->pending);
     t->n_pending--;
-    deliver_now(&p);
+    deliver_now(t->world, &p);
     if (!completes && !p.is_get && p.snapshot == NULL && p.bytes > 0)
         reuse_arm(t, &p);
     free(p.snapshot);
@@ -286,7 +270,7 @@ void pgas_deliver_put(pgas_thread *t, int pe, char *target, const void *src, siz
 {
     if (!t->world->config.check_nbi) {
         if (bytes > 0)
-            copy_and_publish(target, src, bytes);
+            copy_and_publish(t->world, pe, target, src, bytes);
         return;
     }
     pgas_pending p = {.pe = pe, .epoch = t->fence_epoch, .target = target, .src = src,
@@ -301,11 +285,11 @@ void pgas_deliver_put_signal(pgas_thread *t, int pe, char *target, const void *s
     if (!t->world->config.check_nbi) {
         const bool signal_first = shmemu_bug(SHMEMU_BUG_RT_PUT_SIGNAL_ORDER);
         if (signal_first)
-            pgas_signal_apply(sig_target, sig_op, signal, PGAS_RELEASE);
+            pgas_signal_apply(t->world, sig_target, sig_op, signal, PGAS_RELEASE);
         if (bytes > 0)
-            copy_and_publish(target, src, bytes);
+            copy_and_publish(t->world, pe, target, src, bytes);
         if (!signal_first)
-            pgas_signal_apply(sig_target, sig_op, signal, PGAS_RELEASE);
+            pgas_signal_apply(t->world, sig_target, sig_op, signal, PGAS_RELEASE);
         return;
     }
     pgas_pending p = {.pe = pe, .epoch = t->fence_epoch, .target = target, .src = src,
@@ -320,7 +304,7 @@ void pgas_deliver_get(pgas_thread *t, int pe, char *local_dest, const char *remo
     /* A PE reads its own earlier puts to that PE, as a blocking get must. */
     pgas_deliver_before_op(t, pe, true);
     if (!t->world->config.check_nbi || !nbi) {
-        memmove(local_dest, remote_src, bytes);
+        pgas_be_get(t->world, pe, local_dest, remote_src, bytes);
         return;
     }
     pgas_pending p = {.pe = pe, .epoch = t->fence_epoch, .target = local_dest,

@@ -11,19 +11,19 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "backend.h"
 
 static _Atomic int hang_reported;
 
 void pgas_describe_address(const pgas_world *world, const volatile void *addr, char *out,
                            size_t len)
 {
-    int owner = pgas_heap_owner(world, addr);
+    size_t offset = 0;
+    int owner = pgas_be_owner(world, addr, &offset);
     if (owner < 0) {
         snprintf(out, len, "%p (not in the symmetric heap)", (const void *)addr);
         return;
     }
-    size_t offset = (size_t)((uintptr_t)addr - (uintptr_t)pgas_heap_base(world, owner));
     snprintf(out, len, "%p (PE %d's symmetric heap + 0x%zx)", (const void *)addr, owner, offset);
 }
 

@@ -1,8 +1,9 @@
 /*
  * heap.c: the symmetric heap.
  *
- * One anonymous mapping holds every PE's heap back to back; PE p's starts at
- * heap_region + p * heap_size. Allocation is collective: every PE runs the same first-fit
+ * Every PE has a heap of heap_size bytes, which the job's backend maps (backend.h); this file
+ * knows a symmetric address only as an offset into the caller's heap, and asks the backend
+ * for a peer's copy (pgas_heap_translate). Allocation is collective: every PE runs the same first-fit
  * allocator on its own block list, with the same requests in the same order, and so
  * computes the same offset. Before allocating, the PEs publish their requests and compare
  * them, so a PE asking for a different size is reported instead of silently corrupting the
@@ -11,46 +12,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-
-#include "internal.h"
+#include "backend.h"
 #include "nvshmem.h"
 
 #define HEAP_MIN_ALIGN 64
-/* Every PE's heap starts on this boundary, so an offset aligned to anything up to it is an
- * address aligned the same way on every PE (nvshmem_align). */
-#define HEAP_MAX_ALIGN ((size_t)2 << 20)
+/* The backend starts every PE's heap on this boundary (nvshmem_align relies on it). */
+#define HEAP_MAX_ALIGN PGAS_HEAP_ALIGN
 
 enum { ALLOC_KIND_MALLOC = 1, ALLOC_KIND_FREE = 2 };
 
 void pgas_heap_init(pgas_world *world)
 {
     world->heap_size = (world->heap_size + HEAP_MAX_ALIGN - 1) / HEAP_MAX_ALIGN * HEAP_MAX_ALIGN;
-    size_t total = world->heap_size * (size_t)world->n_pes;
-    if (world->heap_size != 0 && total / world->heap_size != (size_t)world->n_pes) {
-        fprintf(stderr, "shmemu: NVSHMEM_SYMMETRIC_SIZE=%zu times %d PEs overflows; choose a "
-                        "smaller heap\n", world->heap_size, world->n_pes);
+    world->backend = pgas_backend_for_new_job();
+    char err[256];
+    if (world->backend->heap_map(world, err, sizeof err) != 0) {
+        fprintf(stderr, "shmemu: %s\n", err);
         exit(2);
     }
-    /* Over-map by one alignment unit, then trim to an aligned start. */
-    char *raw = mmap(NULL, total + HEAP_MAX_ALIGN, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    char *region = MAP_FAILED;
-    if (raw != MAP_FAILED) {
-        uintptr_t start = ((uintptr_t)raw + HEAP_MAX_ALIGN - 1) & ~(uintptr_t)(HEAP_MAX_ALIGN - 1);
-        region = (char *)start;
-        if (region > raw)
-            munmap(raw, (size_t)(region - raw));
-        size_t tail = HEAP_MAX_ALIGN - (size_t)(region - raw);
-        if (tail > 0)
-            munmap(region + total, tail);
-    }
-    if (region == MAP_FAILED) {
-        fprintf(stderr, "shmemu: cannot map a symmetric heap of %zu bytes for %d PEs; set "
-                        "NVSHMEM_SYMMETRIC_SIZE smaller\n", world->heap_size, world->n_pes);
-        exit(2);
-    }
-    world->heap_region = region;
     for (int p = 0; p < world->n_pes; p++) {
         pgas_heap_allocator *a = &world->pes[p].heap;
         a->cap_blocks = 16;
@@ -68,15 +47,13 @@ void pgas_heap_destroy(pgas_world *world)
 {
     for (int p = 0; p < world->n_pes; p++)
         free(world->pes[p].heap.blocks);
-    munmap(world->heap_region, world->heap_size * (size_t)world->n_pes);
+    world->backend->heap_unmap(world);
 }
 
 int pgas_heap_owner(const pgas_world *world, const volatile void *addr)
 {
-    uintptr_t a = (uintptr_t)addr, base = (uintptr_t)world->heap_region;
-    if (a < base || a - base >= world->heap_size * (size_t)world->n_pes)
-        return -1;
-    return (int)((a - base) / world->heap_size);
+    size_t offset;
+    return pgas_be_owner(world, addr, &offset);
 }
 
 void pgas_check_pe(const pgas_thread *t, const char *call, int pe)
@@ -95,15 +72,16 @@ _Noreturn static void fail_not_local(const pgas_thread *t, const char *call, con
         pgas_fail(call, "%s %p is PE %d's copy of a symmetric object (from nvshmem_ptr); "
                         "pass this PE's own symmetric address and the target PE", what, addr,
                   owner);
-    char *base = pgas_heap_base(t->world, t->pe);
+    char *base = t->heap_base;
     pgas_fail(call, "%s %p is not in the symmetric heap [%p, %p); use memory from "
                     "nvshmem_malloc", what, addr, (void *)base, (void *)(base + t->world->heap_size));
 }
 
-void pgas_heap_check_local(const pgas_thread *t, const char *call, const char *what,
+/* The offset of [addr, addr+bytes) in the caller's own heap, after checking the range. */
+static size_t local_offset(const pgas_thread *t, const char *call, const char *what,
                            const void *addr, size_t bytes)
 {
-    const char *base = pgas_heap_base(t->world, t->pe);
+    const char *base = t->heap_base;
     uintptr_t a = (uintptr_t)addr, b = (uintptr_t)base;
     if (a < b || a - b >= t->world->heap_size)
         fail_not_local(t, call, what, addr);
@@ -112,15 +90,26 @@ void pgas_heap_check_local(const pgas_thread *t, const char *call, const char *w
         pgas_fail(call, "%s %p plus %zu bytes runs %zu bytes past the end of the symmetric heap "
                         "(%zu bytes per PE); check the size, or raise NVSHMEM_SYMMETRIC_SIZE",
                   what, addr, bytes, bytes - (t->world->heap_size - offset), t->world->heap_size);
+    return offset;
+}
+
+void pgas_heap_check_local(const pgas_thread *t, const char *call, const char *what,
+                           const void *addr, size_t bytes)
+{
+    (void)local_offset(t, call, what, addr, bytes);
 }
 
 char *pgas_heap_translate(const pgas_thread *t, const char *call, const char *what,
                           const void *addr, size_t bytes, int pe)
 {
     pgas_check_pe(t, call, pe);
-    pgas_heap_check_local(t, call, what, addr, bytes);
-    size_t offset = (uintptr_t)addr - (uintptr_t)pgas_heap_base(t->world, t->pe);
-    return pgas_heap_base(t->world, pe) + offset;
+    size_t offset = local_offset(t, call, what, addr, bytes);
+    char *target = pgas_be_ptr(t->world, pe, offset);
+    if (target == NULL)
+        pgas_fail(call, "the %s backend cannot reach PE %d's heap directly, and this call "
+                        "has no other path yet; run with the threads backend",
+                  t->world->backend->name, pe);
+    return target;
 }
 
 /* ---- the allocator ------------------------------------------------------------------- */
@@ -359,7 +348,7 @@ void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero
                       size, t->world->heap_size);
         return NULL;
     }
-    char *ptr = pgas_heap_base(t->world, t->pe) + offset;
+    char *ptr = pgas_be_ptr(t->world, t->pe, offset);
     if (zero)
         memset(ptr, 0, size);
     /* Like NVSHMEM, allocation ends with a barrier: no PE touches a peer's new object
@@ -373,7 +362,7 @@ void pgas_heap_free(const char *call, void *ptr)
     pgas_thread *t = pgas_require(call);
     if (ptr == NULL)
         return;
-    char *base = pgas_heap_base(t->world, t->pe);
+    char *base = t->heap_base;
     uintptr_t a = (uintptr_t)ptr, b = (uintptr_t)base;
     if (a < b || a - b >= t->world->heap_size) {
         int owner = pgas_heap_owner(t->world, ptr);
@@ -421,10 +410,11 @@ void *nvshmem_ptr(const void *dest, int pe)
 {
     const char *call = "nvshmem_ptr";
     pgas_thread *t = pgas_require(call);
-    char *target = pgas_heap_translate(t, call, "dest", dest, 0, pe);
+    pgas_check_pe(t, call, pe);
+    size_t offset = local_offset(t, call, "dest", dest, 0);
     if (t->world->config.no_ptr && pe != t->pe)
         return NULL;
-    return target;
+    return pgas_be_ptr(t->world, pe, offset); /* NULL where the backend cannot reach pe */
 }
 
 /* ---- registered buffers -------------------------------------------------------------- */

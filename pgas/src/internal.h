@@ -1,9 +1,9 @@
 /*
  * internal.h: the data of the threads backend, shared by the files of pgas/src.
  *
- * A job (pgas_world) is N PEs in one process. Each PE owns a slice of one mapping, the
- * symmetric heap: PE p's heap is heap_region + p * heap_size, so a symmetric address on one
- * PE becomes the same offset on another by one subtraction and one addition.
+ * A job (pgas_world) is N PEs. Each PE owns a symmetric heap of heap_size bytes; where the
+ * heaps lie and how a byte reaches a peer's is the job's backend's business (backend.h):
+ * code here knows a symmetric address as (PE, offset) and asks the backend for the rest.
  *
  * Threads: every pthread that acts for a PE (the PE's main thread, and the emulator's block
  * threads) has a pgas_thread, reached through a thread-local pointer. It holds what a hang
@@ -195,6 +195,9 @@ typedef struct pgas_wait_record {
 struct pgas_thread {
     struct pgas_world *world;
     int pe;
+    /* This PE's own heap as the backend maps it (its ptr(pe, 0)), cached at attach: the check
+     * that an address is local, on every put, costs no call into the backend. */
+    char *heap_base;
     int index; /* order of attachment within the job, for seeding */
     char label[PGAS_LABEL_LEN];
     pgas_wait_record wait;
@@ -233,8 +236,9 @@ struct pgas_thread {
 typedef struct pgas_world {
     int n_pes;
     pgas_config config;
-    char *heap_region; /* n_pes * config.heap_size bytes */
-    size_t heap_size;
+    size_t heap_size; /* bytes per PE, a multiple of PGAS_HEAP_ALIGN */
+    const struct pgas_backend *backend; /* chosen when the job starts (backend.h) */
+    void *backend_state;                /* the backend's own, from its heap_map */
     pgas_pe *pes;
     pgas_team teams[PGAS_MAX_TEAMS];
     _Atomic(struct pgas_thread *) threads;
@@ -260,11 +264,7 @@ void pgas_checker_ignore(const volatile void *addr, size_t bytes);
 
 void pgas_heap_init(pgas_world *world);
 void pgas_heap_destroy(pgas_world *world);
-static inline char *pgas_heap_base(const pgas_world *world, int pe)
-{
-    return world->heap_region + (size_t)pe * world->heap_size;
-}
-/* The PE whose heap holds addr, or -1. */
+/* The PE whose heap holds addr (any PE's copy), or -1; the backend's owner (backend.h). */
 int pgas_heap_owner(const pgas_world *world, const volatile void *addr);
 /* Translates the caller's symmetric address [addr, addr+bytes) to PE pe's copy, after
  * checking pe and the range; `what` names the argument in the message. */
@@ -330,7 +330,8 @@ void pgas_pending_free(pgas_thread *self);
 
 bool pgas_signal_op_valid(int sig_op);
 /* Applies a signal operation to the translated word, with order's annotations and wake. */
-void pgas_signal_apply(uint64_t *sig_target, int sig_op, uint64_t signal, pgas_order order);
+void pgas_signal_apply(const pgas_world *world, uint64_t *sig_target, int sig_op,
+                       uint64_t signal, pgas_order order);
 
 typedef enum {
     PGAS_AMO_FETCH,
@@ -356,6 +357,8 @@ static inline int pgas_team_world_pe(const pgas_team *team, int rank)
     return team->start + rank * team->stride;
 }
 void pgas_teams_init(pgas_world *world);
+/* The barrier of every collective: the backend's primitive between the happens-before
+ * annotations (barrier.c). */
 void pgas_barrier_wait(pgas_thread *self, pgas_barrier *barrier, int n_members,
                        const char *call);
 /* Combines n elements: acc[i] = acc[i] op in[i]. */

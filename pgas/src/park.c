@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "backend.h"
 #include "shmemu/internal/futex.h"
 #include "nvshmem.h"
 
@@ -110,7 +110,8 @@ static void unlist_parked_word(pgas_pe *pe, int slot)
  * the list after its fence (pgas_wake_range): one of the two sees the other's write. */
 static bool wake_listed(pgas_world *world, const volatile void *addr, size_t bytes)
 {
-    int owner = pgas_heap_owner(world, addr);
+    size_t offset;
+    int owner = pgas_be_owner(world, addr, &offset);
     if (owner < 0)
         return false;
     pgas_pe *pe = &world->pes[owner];
@@ -139,7 +140,8 @@ void pgas_wake_range(const volatile void *addr, size_t bytes)
         return;
     }
     if (t != NULL) {
-        int owner = pgas_heap_owner(t->world, addr);
+        size_t offset;
+        int owner = pgas_be_owner(t->world, addr, &offset);
         if (owner >= 0) {
             pgas_pe *pe = &t->world->pes[owner];
             if (atomic_load_explicit(&pe->parked, memory_order_relaxed) == 0)

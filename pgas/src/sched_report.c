@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "sched.h"
 #include "shmemu/env.h"
 
@@ -83,12 +84,12 @@ void pgas_last_writer_describe(const pgas_world *world, const volatile void *add
 static void describe_word(const pgas_world *world, const volatile void *addr, char *out,
                           size_t len)
 {
-    int owner = pgas_heap_owner(world, addr);
+    size_t offset = 0;
+    int owner = pgas_be_owner(world, addr, &offset);
     if (owner < 0) {
         pgas_describe_address(world, addr, out, len);
         return;
     }
-    size_t offset = (size_t)((uintptr_t)addr - (uintptr_t)pgas_heap_base(world, owner));
     const pgas_heap_allocator *h = &world->pes[owner].heap;
     for (size_t i = 0; i < h->n_blocks; i++) {
         const pgas_heap_block *b = &h->blocks[i];

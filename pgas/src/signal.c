@@ -6,7 +6,7 @@
  * races with a waiter's load, while a user's plain store to the word still does), then wake
  * the waiters. A signal wait is an acquire: poll, park, and annotate "after" once satisfied.
  */
-#include "internal.h"
+#include "backend.h"
 #include "nvshmem.h"
 #include "shmemu/bugs.h"
 
@@ -15,7 +15,8 @@ bool pgas_signal_op_valid(int sig_op)
     return sig_op == NVSHMEM_SIGNAL_SET || sig_op == NVSHMEM_SIGNAL_ADD;
 }
 
-void pgas_signal_apply(uint64_t *sig_target, int sig_op, uint64_t signal, pgas_order order)
+void pgas_signal_apply(const pgas_world *w, uint64_t *sig_target, int sig_op, uint64_t signal,
+                       pgas_order order)
 {
     bool release = (order == PGAS_RELEASE || order == PGAS_ACQ_REL) &&
                    !shmemu_bug(SHMEMU_BUG_RT_SIGNAL_NO_RELEASE);
@@ -26,7 +27,7 @@ void pgas_signal_apply(uint64_t *sig_target, int sig_op, uint64_t signal, pgas_o
         __atomic_exchange_n(sig_target, signal, mo);
     else
         __atomic_fetch_add(sig_target, signal, mo);
-    pgas_wake(sig_target);
+    pgas_be_wake(w, sig_target, sizeof *sig_target);
 }
 
 void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
@@ -42,7 +43,7 @@ void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
     uint64_t *target =
         (uint64_t *)pgas_heap_translate(t, call, "sig_addr", sig_addr, sizeof *sig_addr, pe);
     pgas_deliver_before_op(t, pe, false);
-    pgas_signal_apply(target, sig_op, signal, PGAS_RELEASE);
+    pgas_signal_apply(t->world, target, sig_op, signal, PGAS_RELEASE);
 }
 
 uint64_t nvshmem_signal_fetch(const uint64_t *sig_addr)

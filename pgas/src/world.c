@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "backend.h"
 #include "nvshmem.h"
 
 static _Thread_local pgas_thread *self;
@@ -154,6 +154,7 @@ static pgas_thread *thread_attach_record(pgas_thread *t, pgas_world *world, int 
 {
     t->world = world;
     t->pe = pe;
+    t->heap_base = pgas_be_ptr(world, pe, 0);
     t->index = atomic_fetch_add(&world->n_threads, 1);
     snprintf(t->label, sizeof t->label, "%s", label != NULL ? label : "host");
     pgas_thread_name_self(pe, t->label); /* for the race checkers' reports: thread_name.c */

@@ -1,0 +1,35 @@
+/*
+ * backend.c: the table of backends and the choice of a job's backend (backend.h).
+ *
+ * Adding a backend: one file defining `const pgas_backend pgas_backend_NAME`, its extern
+ * declaration in backend.h, and one entry below. tests/test_backend.c runs every entry
+ * through the seam's contract.
+ */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "backend.h"
+
+const pgas_backend *const pgas_backends[] = {
+    &pgas_backend_threads,
+    NULL,
+};
+
+/* Set only by tests (pgas_backend_use), read when a job starts. */
+static _Atomic(const pgas_backend *) next_job_backend;
+
+const pgas_backend *pgas_backend_find(const char *name)
+{
+    for (size_t i = 0; pgas_backends[i] != NULL; i++)
+        if (strcmp(pgas_backends[i]->name, name) == 0)
+            return pgas_backends[i];
+    return NULL;
+}
+
+void pgas_backend_use(const pgas_backend *b) { atomic_store(&next_job_backend, b); }
+
+const pgas_backend *pgas_backend_for_new_job(void)
+{
+    const pgas_backend *b = atomic_load(&next_job_backend);
+    return b != NULL ? b : pgas_backends[0];
+}

@@ -1,0 +1,129 @@
+/*
+ * backend.h: the seam between the API layer and how PEs reach each other (docs/design.md D10).
+ *
+ * The API layer (rma.c, amo.c, signal.c, collective.c, heap.c, p2p_sync.c, shmem_*.c,
+ * delivery.c) knows a symmetric address as "byte `offset` of PE p's heap" and never how the
+ * heaps are laid out. Everything that depends on the layout, or on how a byte gets from one
+ * PE to another, is an operation of a pgas_backend:
+ *
+ *   heap_map / heap_unmap   create and remove the job's heaps
+ *   ptr                     (pe, offset) -> a pointer this thread may load and store, or NULL
+ *   owner                   a pointer -> (pe, offset), the inverse of ptr
+ *   put / get               bulk copies to and from a peer's heap
+ *   wake                    wake the threads parked on words a write changed
+ *   barrier                 the job-wide (and team-wide) barrier primitive
+ *
+ * One backend exists: threads of one process (backend_threads.c), where every heap is a
+ * slice of one mapping. A backend is one file defining a `const pgas_backend` and one entry
+ * in pgas_backends[] (backend.c); the job's backend is chosen once, when the job starts, and
+ * kept in world->backend (docs/pgas.md, "Backends").
+ *
+ * What a backend may not do: create a happens-before edge. The release/acquire annotations
+ * (pgas_hb_before/after, TSan's) stay in the API layer, on the addresses ptr returned, so the
+ * race checkers see the same edges whichever backend runs (docs/design.md D4). A backend's
+ * own words (barrier counters, wake buckets) follow internal.h's rule: atomic
+ * read-modify-writes only.
+ *
+ * What still bypasses the seam (docs/pgas.md, "Backends", keeps this list):
+ *   - delivery.c, amo.c and signal.c operate on the pointer ptr returned: a backend whose ptr
+ *     returns NULL for a peer (MPI ranks on other hosts) needs those files to carry
+ *     (pe, offset) instead, and the seam to grow atomic and signal operations;
+ *   - waits (park.c, p2p_sync.c) poll the waiter's own heap with loads: a backend must make
+ *     a peer's put visible there (true for shared memory; MPI needs a progress engine);
+ *   - collectives (collective.c) read peers' copies through ptr, not through get;
+ *   - emu/ wakes its own words (streams, events) through park.c directly: process memory,
+ *     not heap, and never crosses a PE boundary.
+ */
+#ifndef PGAS_BACKEND_H
+#define PGAS_BACKEND_H
+
+#include <stddef.h>
+
+#include "internal.h"
+
+/* Every PE's heap starts on this boundary, so an offset aligned to anything up to it is an
+ * address aligned the same way on every PE (nvshmem_align relies on it). */
+#define PGAS_HEAP_ALIGN ((size_t)2 << 20)
+
+typedef struct pgas_backend {
+    const char *name;
+    /* Creates the heaps of world->n_pes PEs, world->heap_size bytes each (a multiple of
+     * PGAS_HEAP_ALIGN, zero-filled), and whatever state the backend keeps
+     * (world->backend_state). Returns 0, or -1 with a message for the user in err. Called
+     * once per job, before any PE runs. */
+    int (*heap_map)(pgas_world *world, char *err, size_t err_len);
+    /* Undoes heap_map; called once, after every PE has finished. */
+    void (*heap_unmap)(pgas_world *world);
+    /* The address, usable by loads and stores of the calling thread, of byte `offset` of PE
+     * pe's heap, or NULL when the calling thread cannot reach that heap directly (what
+     * nvshmem_ptr then returns). 0 <= pe < n_pes and offset <= heap_size (the end address
+     * is valid); the result is PGAS_HEAP_ALIGN-aligned at offset 0. Cheap: on every put. */
+    char *(*ptr)(const pgas_world *world, int pe, size_t offset);
+    /* The PE whose heap holds addr (any address ptr can return), with *offset set to the
+     * byte's offset there; -1 (and *offset untouched) for an address in no heap.
+     * ptr(owner(a, &o), o) == a for every such a. */
+    int (*owner)(const pgas_world *world, const volatile void *addr, size_t *offset);
+    /* Copies bytes from src (local memory) to target, an address from ptr for PE pe. A
+     * naturally aligned word of 1, 2, 4 or 8 bytes is stored as one atomic exchange with
+     * release order (a PE may wait_until on a word that a put writes); anything else is a
+     * plain copy, which every race checker sees. Annotates nothing and wakes nobody. */
+    void (*put)(const pgas_world *world, int pe, char *target, const void *src, size_t bytes);
+    /* Copies bytes from remote_src, an address from ptr for PE pe, into local dest (a plain
+     * copy; the ranges may overlap when pe is the caller). */
+    void (*get)(const pgas_world *world, int pe, void *dest, const char *remote_src,
+                size_t bytes);
+    /* After a write to [addr, addr + bytes) (an address from ptr, or a runtime word): wakes
+     * the threads parked on a word of it, so they look again. With nobody parked, it costs a
+     * fence and a load. Creates no happens-before edge. */
+    void (*wake)(const volatile void *addr, size_t bytes);
+    /* Waits until n_members threads (one per member PE) have arrived at b; everything each
+     * did before arriving happens before everything any does after leaving (the primitive
+     * under barrier_all, sync, team barriers, collectives and collective allocation). */
+    void (*barrier)(pgas_thread *t, pgas_barrier *b, int n_members, const char *call);
+} pgas_backend;
+
+/* ---- the backends (backend.c) -------------------------------------------------------- */
+
+/* Every backend, NULL-terminated; the first is the default. */
+extern const pgas_backend *const pgas_backends[];
+extern const pgas_backend pgas_backend_threads; /* backend_threads.c */
+
+/* The backend named `name`, or NULL. */
+const pgas_backend *pgas_backend_find(const char *name);
+/* Makes the jobs started from now on run on b (NULL: the default again). For tests: a
+ * recording backend wraps another and counts what the API layer asks of it. */
+void pgas_backend_use(const pgas_backend *b);
+/* The backend a job starting now runs on (world.c). */
+const pgas_backend *pgas_backend_for_new_job(void);
+
+/* ---- dispatch: the API layer's only way to the layout -------------------------------- */
+
+static inline char *pgas_be_ptr(const pgas_world *w, int pe, size_t offset)
+{
+    return w->backend->ptr(w, pe, offset);
+}
+static inline int pgas_be_owner(const pgas_world *w, const volatile void *addr, size_t *offset)
+{
+    return w->backend->owner(w, addr, offset);
+}
+static inline void pgas_be_put(const pgas_world *w, int pe, char *target, const void *src,
+                               size_t bytes)
+{
+    w->backend->put(w, pe, target, src, bytes);
+}
+static inline void pgas_be_get(const pgas_world *w, int pe, void *dest, const char *remote_src,
+                               size_t bytes)
+{
+    w->backend->get(w, pe, dest, remote_src, bytes);
+}
+static inline void pgas_be_wake(const pgas_world *w, const volatile void *addr, size_t bytes)
+{
+    w->backend->wake(addr, bytes);
+}
+static inline void pgas_be_barrier(pgas_thread *t, pgas_barrier *b, int n_members,
+                                   const char *call)
+{
+    t->world->backend->barrier(t, b, n_members, call);
+}
+
+#endif
