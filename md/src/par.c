@@ -606,9 +606,9 @@ static int pe_main(void *arg)
         job->res.graph_launches = c->graph_launches;
         job->res.graph_builds = c->graph_builds;
         for (int p = 0; p < c->grid.total_pulses; p++) {
-            job->res.direct_pulses += c->hdp[p].peer_x[0] != NULL;
-            job->res.signal_pulses += c->hdp[p].peer_x[0] == NULL;
-            job->res.bulk_pulses += c->hdp[p].bulk_chunk > 0;
+            job->res.direct_pulses += c->hdp[p].xport != MD_XPORT_SIGNAL;
+            job->res.signal_pulses += c->hdp[p].xport == MD_XPORT_SIGNAL;
+            job->res.bulk_pulses += c->hdp[p].xport == MD_XPORT_BULK;
         }
         if (rc != 0)
             job->err = err;

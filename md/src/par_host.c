@@ -43,7 +43,7 @@ void md_par_host_halo_x(md_par_pe *c)
         LAUNCH(md_pulse_pack_x, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
         cudaStreamSynchronize(c->s_nl);
         const size_t bytes = (size_t)m->send_size * sizeof(int64_t);
-        if (!m->peer_x[0] && bytes > 0)
+        if (m->xport == MD_XPORT_SIGNAL && bytes > 0) /* else the pack stored into the peer */
             for (int d = 0; d < 3; d++)
                 nvshmem_putmem(md_par_x(c, d) + m->remote_offset,
                                m->xstage + (int64_t)d * m->send_size, bytes, m->send_rank);
@@ -63,7 +63,7 @@ void md_par_host_halo_f(md_par_pe *c)
         cudaStreamSynchronize(c->s_nl);
         const int32_t n = m->recv_size; /* the owner's send_size for this pulse */
         const size_t bytes = (size_t)n * sizeof(int64_t);
-        if (!m->owner_sig_f && bytes > 0) /* put path: into the owner's fbuf */
+        if (m->xport == MD_XPORT_SIGNAL && bytes > 0) /* else the owner reads our slots */
             for (int d = 0; d < 3; d++)
                 nvshmem_putmem(m->fbuf + (int64_t)d * n, md_par_f(c, d) + m->atom_offset, bytes,
                                m->recv_rank);

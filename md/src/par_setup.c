@@ -19,7 +19,8 @@
  *      publishes its atom_offset per pulse and reads its send_rank's: the remote offset
  *      where its sent coordinates land (a PE knows only its own atoms and slots).
  *   3. pair lists; the positions go to the symmetric coordinate array; the device pulse
- *      table gets the peers' addresses (nvshmem_ptr, or NULL for the put-signal path).
+ *      table gets each pulse's transport (choose_transports, the one policy) and the
+ *      peers' addresses (nvshmem_ptr; NULL on the signal transport).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -200,11 +201,35 @@ static void exchange_offsets(md_par_pe *c)
     nvshmem_barrier_all();
 }
 
-static bool use_direct(const md_par_pe *c, const void *sym, int peer)
+/* The transport policy, the one place a pulse's md_xport is chosen (halo_dev.h): signal
+ * when asked (--transport signal) or when, on any PE, nvshmem_ptr does not reach a peer of
+ * the pulse (send_rank or recv_rank); else direct, with bulk copies when --bulk-copy is on
+ * (auto: MD_BULK_BUILD_DEFAULT). Collective: every PE gets the same value per pulse, so the
+ * two ends of each pulse agree (who stores into whom, who reads whose forces). */
+static void choose_transports(md_par_pe *c, md_xport xport[MD_KMAX_PULSES])
 {
-    if (c->job->opt.transport == MD_TRANSPORT_SIGNAL)
-        return false;
-    return nvshmem_ptr(sym, peer) != NULL;
+    const md_par_opts *o = &c->job->opt;
+    const bool bulk = (o->bulk == MD_BULK_AUTO ? MD_BULK_BUILD_DEFAULT : o->bulk) == MD_BULK_ON;
+    int64_t far = 0; /* bit p: pulse p has a peer that some PE cannot address */
+    if (o->transport != MD_TRANSPORT_SIGNAL) { /* the same opt on every PE */
+        int64_t mine = 0;
+        for (int p = 0; p < c->grid.total_pulses; p++)
+            if (!nvshmem_ptr(c->xs, c->pe.pulse[p].send_rank) ||
+                !nvshmem_ptr(c->xs, c->pe.pulse[p].recv_rank))
+                mine |= (int64_t)1 << p;
+        md_par_sym_write(c, &c->small[32], &mine, sizeof mine);
+        nvshmem_barrier_all();
+        for (int r = 0; r < c->npes; r++) {
+            int64_t v;
+            md_par_sym_read(c, &v, &c->small[32], sizeof v, r);
+            far |= v;
+        }
+        nvshmem_barrier_all();
+    }
+    for (int p = 0; p < c->grid.total_pulses; p++)
+        xport[p] = o->transport == MD_TRANSPORT_SIGNAL || (far >> p & 1) ? MD_XPORT_SIGNAL
+                   : bulk                                                ? MD_XPORT_BULK
+                                                                         : MD_XPORT_DIRECT;
 }
 
 /* The device pulse table (paper 000's Alg. 1 PulseData, docs/papers.md, with the remote pointers
@@ -213,8 +238,9 @@ static void device_pulses(md_par_pe *c)
 {
     const int32_t cap = c->job->cap;
     const md_par_opts *o = &c->job->opt;
-    const bool bulk = (o->bulk == MD_BULK_AUTO ? MD_BULK_BUILD_DEFAULT : o->bulk) == MD_BULK_ON;
     const int32_t chunk = o->bulk_chunk > 0 ? o->bulk_chunk : MD_BULK_SMEM; /* md_par_run checked */
+    md_xport xport[MD_KMAX_PULSES];
+    choose_transports(c, xport);
     for (int p = 0; p < c->grid.total_pulses; p++) {
         const md_pulse *hp = &c->pe.pulse[p];
         md_dpulse *m = &c->hdp[p];
@@ -240,7 +266,8 @@ static void device_pulses(md_par_pe *c)
         m->fbuf = c->fbuf + (int64_t)p * 3 * cap;
         /* Coordinates out and forces back travel between the same two PEs each way: we
          * write into send_rank (and read our atoms' forces from it); recv_rank reads ours. */
-        if (use_direct(c, c->xs, m->send_rank)) {
+        m->xport = xport[p];
+        if (m->xport != MD_XPORT_SIGNAL) {
             for (int d = 0; d < 3; d++) {
                 m->peer_x[d] = (int64_t *)nvshmem_ptr(md_par_x(c, d), m->send_rank) +
                                remote_offset;
@@ -248,10 +275,9 @@ static void device_pulses(md_par_pe *c)
                                remote_offset;
             }
             m->peer_sig_x = (uint64_t *)nvshmem_ptr(&c->sig->sig_x[p], m->send_rank);
-        }
-        if (use_direct(c, c->xs, m->recv_rank))
             m->owner_sig_f = (uint64_t *)nvshmem_ptr(&c->sig->sig_f[p], m->recv_rank);
-        if (bulk && m->peer_x[0])
+        }
+        if (m->xport == MD_XPORT_BULK)
             m->bulk_chunk = chunk;
     }
     cudaMemcpy(c->dp, c->hdp, MD_KMAX_PULSES * sizeof *c->dp, cudaMemcpyHostToDevice);

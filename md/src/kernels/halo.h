@@ -38,6 +38,14 @@
  * shared memory per block (8 KiB): the most one copy moves. */
 #define MD_BULK_SMEM 1024
 
+/* How a pulse's data and signals travel (halo_dev.h: one file per transport). One value per
+ * pulse, the same on every PE (par_setup.c chooses it at each search). */
+typedef enum md_xport {
+    MD_XPORT_DIRECT = 0, /* stores into the peer through nvshmem_ptr (xport_direct.h) */
+    MD_XPORT_BULK = 1,   /* the same with bulk copies, --bulk-copy (xport_bulk.h) */
+    MD_XPORT_SIGNAL = 2  /* staging buffers and put-with-signal (xport_signal.h) */
+} md_xport;
+
 /* One pulse of this PE on the device (PulseData + the resolved remote pointers). */
 typedef struct md_dpulse {
     int send_rank, recv_rank;
@@ -49,15 +57,15 @@ typedef struct md_dpulse {
     uint32_t dep_mask;      /* bit q: index_map holds atoms received in pulse q */
     int64_t shift[3];
     const int32_t *index_map;
-    /* direct path: peer memory through nvshmem_ptr (NULL: put-with-signal) */
+    int32_t xport;          /* md_xport: the transport of this pulse */
+    /* direct and bulk: peer memory through nvshmem_ptr (NULL on the signal transport) */
     int64_t *peer_x[3];     /* send_rank's x[d] + remote_offset */
     uint64_t *peer_sig_x;   /* send_rank's sig_x[p] */
     const int64_t *peer_f[3]; /* send_rank's f[d] + remote_offset: our atoms' forces */
     uint64_t *owner_sig_f;  /* recv_rank's sig_f[p]: "the forces you read from me are ready" */
-    int32_t bulk_chunk;     /* direct path: > 0: coordinates go out and forces come in by
-                             * bulk copies (tma_st / tma_ld) of at most this many elements
-                             * (even, <= MD_BULK_SMEM); 0: plain stores and loads */
-    /* put-with-signal path (symmetric; the same addresses name the peer's copies) */
+    int32_t bulk_chunk;     /* bulk: elements per bulk copy (tma_st / tma_ld), even,
+                             * <= MD_BULK_SMEM; 0 on the other transports */
+    /* signal transport (symmetric; the same addresses name the peer's copies) */
     int64_t *xstage;        /* [3 * send_size] packed coordinates */
     int64_t *fbuf;          /* [3 * send_size] forces for index_map, put by send_rank */
 } md_dpulse;

@@ -8,8 +8,9 @@
  *     that we forwarded in a later pulse k (pulse k's index_map holds atoms of pulse p:
  *     bit p of k's dep_mask) collects k's returned forces first, so it waits for done_f[k]
  *     (DEP_MGMT: "a forwarded atom's force slot waits for the later pulses' forces"). The
- *     last pulse depends on nothing and goes at once. Then md_notify_f: direct (the owner
- *     reads our slots, we release-store its signal) or put-with-signal into its fbuf.
+ *     last pulse depends on nothing and goes at once. Then md_return_f (the pulse's transport,
+ *     halo_dev.h: the owner reads our slots after our release store, or a put-with-signal
+ *     into its fbuf).
  *   receiver (every block): acquire-wait for sig_f[p] from send_rank, then add the
  *     returned forces of our index_map entries (block's share) with integer atomics (exact
  *     in any order, and pulses share atoms); the last block (release-increment election)
@@ -28,7 +29,7 @@ KERNEL(md_fused_comm_unpack_f, md_halo_args, a)
             if ((a.pulses[k].dep_mask & (1u << p)) &&
                 !shmemu_bug(SHMEMU_BUG_F_DEPMGMT_WAIT_MISSING))
                 md_wait_local(&a.sig->done_f[k], a.seq);
-        md_notify_f(m, a.f, a.sig, p, a.seq, NVSHMEM_SIGNAL_SET, m->owner_sig_f != NULL);
+        md_return_f(m, a.f, a.sig, p, a.seq, NVSHMEM_SIGNAL_SET);
     }
     if (threadIdx.x == 0)
         md_wait_seq(&a.sig->sig_f[p], a.seq);

@@ -40,7 +40,7 @@ KERNEL(md_pulse_comm_f, md_halo_args, a)
 {
     const md_dpulse *m = &a.pulses[a.pulse];
     md_tstamp_begin(a.ts);
-    md_notify_f(m, a.f, a.sig, a.pulse, a.seq, NVSHMEM_SIGNAL_ADD, m->owner_sig_f != NULL);
+    md_return_f(m, a.f, a.sig, a.pulse, a.seq, NVSHMEM_SIGNAL_ADD);
     md_tstamp_end(a.ts);
 }
 
