@@ -8,7 +8,9 @@
  * Wake-ups are park.c's futex buckets; the barrier is a counter and a generation in the
  * team's pgas_barrier.
  *
- * This file and park.c are the only ones that know the layout (docs/design.md D10).
+ * This file, backend_threads.h (its translation and copies, inline so that backend.h's
+ * dispatch costs the default backend no call) and park.c are the only ones that know the
+ * layout (docs/design.md D10).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -17,12 +19,8 @@
 #include <sys/mman.h>
 
 #include "backend.h"
+#include "backend_threads.h"
 #include "nvshmem.h"
-
-typedef struct threads_state {
-    char *region; /* n_pes * heap_size bytes, PGAS_HEAP_ALIGN-aligned */
-    size_t total;
-} threads_state;
 
 static int threads_heap_map(pgas_world *w, char *err, size_t err_len)
 {
@@ -32,7 +30,7 @@ static int threads_heap_map(pgas_world *w, char *err, size_t err_len)
                                "smaller heap", w->heap_size, w->n_pes);
         return -1;
     }
-    threads_state *s = calloc(1, sizeof *s);
+    pgas_threads_state *s = calloc(1, sizeof *s);
     /* Over-map by one alignment unit, then trim to an aligned start. */
     char *raw = s == NULL ? MAP_FAILED
                           : mmap(NULL, total + PGAS_HEAP_ALIGN, PROT_READ | PROT_WRITE,
@@ -58,62 +56,10 @@ static int threads_heap_map(pgas_world *w, char *err, size_t err_len)
 
 static void threads_heap_unmap(pgas_world *w)
 {
-    threads_state *s = w->backend_state;
+    pgas_threads_state *s = w->backend_state;
     munmap(s->region, s->total);
     free(s);
     w->backend_state = NULL;
-}
-
-static char *threads_ptr(const pgas_world *w, int pe, size_t offset)
-{
-    const threads_state *s = w->backend_state;
-    return s->region + (size_t)pe * w->heap_size + offset;
-}
-
-static int threads_owner(const pgas_world *w, const volatile void *addr, size_t *offset)
-{
-    const threads_state *s = w->backend_state;
-    uintptr_t a = (uintptr_t)addr, base = (uintptr_t)s->region;
-    if (a < base || a - base >= s->total)
-        return -1;
-    *offset = (a - base) % w->heap_size;
-    return (int)((a - base) / w->heap_size);
-}
-
-/* Stores a naturally aligned word of 1, 2, 4 or 8 bytes as one atomic exchange; returns
- * false for anything else. A PE may wait on a word that a put writes (OpenSHMEM allows it):
- * its polls are atomic loads, and a plain copy would race with them under every checker.
- * An exchange (an RMW, so valgrind sees no write to race with the polls) is also what the
- * hardware does for a small put. The price: helgrind cannot see a plain read that races
- * with such a small put (DRD and TSan still do); larger puts stay plain copies. */
-static bool store_word_atomically(char *target, const void *src, size_t bytes)
-{
-    if (bytes > 8 || (bytes & (bytes - 1)) != 0 || (uintptr_t)target % bytes != 0)
-        return false;
-    switch (bytes) {
-    case 1: { uint8_t v; memcpy(&v, src, 1); __atomic_exchange_n((uint8_t *)target, v, __ATOMIC_RELEASE); break; }
-    case 2: { uint16_t v; memcpy(&v, src, 2); __atomic_exchange_n((uint16_t *)(void *)target, v, __ATOMIC_RELEASE); break; }
-    case 4: { uint32_t v; memcpy(&v, src, 4); __atomic_exchange_n((uint32_t *)(void *)target, v, __ATOMIC_RELEASE); break; }
-    default: { uint64_t v; memcpy(&v, src, 8); __atomic_exchange_n((uint64_t *)(void *)target, v, __ATOMIC_RELEASE); break; }
-    }
-    return true;
-}
-
-static void threads_put(const pgas_world *w, int pe, char *target, const void *src,
-                        size_t bytes)
-{
-    (void)w;
-    (void)pe;
-    if (!store_word_atomically(target, src, bytes))
-        memmove(target, src, bytes);
-}
-
-static void threads_get(const pgas_world *w, int pe, void *dest, const char *remote_src,
-                        size_t bytes)
-{
-    (void)w;
-    (void)pe;
-    memmove(dest, remote_src, bytes);
 }
 
 /* A counter and a generation: each member increments the counter (acq_rel); the last to
@@ -137,10 +83,10 @@ const pgas_backend pgas_backend_threads = {
     .name = "threads",
     .heap_map = threads_heap_map,
     .heap_unmap = threads_heap_unmap,
-    .ptr = threads_ptr,
-    .owner = threads_owner,
-    .put = threads_put,
-    .get = threads_get,
+    .ptr = pgas_threads_ptr,
+    .owner = pgas_threads_owner,
+    .put = pgas_threads_put,
+    .get = pgas_threads_get,
     .wake = pgas_wake_range,
     .barrier = threads_barrier,
 };
