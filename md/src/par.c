@@ -1,6 +1,19 @@
 /*
  * par.c: the parallel driver's step loop (par.h), one PE thread each.
  *
+ * The step (paper 000 Alg. 2, docs/papers.md) is run_step with forces, one line per
+ * launch: update (kick + drift) on the update stream; local forces on the local stream; the
+ * coordinate halo, the non-local forces and the force halo on the high-priority non-local
+ * stream; the closing kick after both. Each launch function puts its phase's timer marks around its kernels.
+ * The halos are the run's variant (md_halo_ops, par_int.h), chosen once by halo_variant.
+ *
+ * Files, one direction of dependency: par.c (the run, the step, output) calls
+ * par_setup.c (search steps: redistribution, pulse table, transports, halo test), the
+ * variants par_fused.c, par_pulse.c, par_host.c (through their md_halo_ops), par_graph.c
+ * and par_timing.c; the variants and par_setup.c call only par_int.h's inline helpers,
+ * par_timing.c and the kernels (par_setup.c reaches the variant through c->halo); none
+ * calls back into par.c.
+ *
  * Ordering (why the exchanges need no handshake and signals no reset). Within a PE the
  * streams and events order: update(start) before both force kernels and the coordinate
  * halo; both force paths before update(end). Across PEs, for PE A sending pulse p to B:
@@ -46,67 +59,32 @@ static double now_s(void)
 
 /* ---- kernels of a step ------------------------------------------------------------------ */
 
-md_halo_args md_par_halo_args(md_par_pe *c, uint64_t seq)
+/* The coordinate halo of a step, the run's variant, on the non-local stream. */
+static void halo_x(md_par_pe *c)
 {
-    md_halo_args a;
-    memset(&a, 0, sizeof a);
-    a.pulses = c->dp;
-    a.npulse = c->grid.total_pulses;
-    for (int d = 0; d < 3; d++) {
-        a.x[d] = md_par_x(c, d);
-        a.f[d] = md_par_f(c, d);
-    }
-    a.sig = c->sig;
-    a.seq = seq;
-    return a;
+    md_par_timer_mark(&c->timer, MD_PH_HALO_X, 0, c->s_nl);
+    c->halo->exchange_x(c, c->s_nl);
+    md_par_timer_mark(&c->timer, MD_PH_HALO_X, 1, c->s_nl);
 }
 
-void md_par_halo_x(md_par_pe *c)
+/* The force halo of a step, the run's variant, on stream s (the non-local stream). */
+static void halo_f(md_par_pe *c, cudaStream_t s)
 {
-    const int np = c->grid.total_pulses;
-    if (np == 0)
-        return;
-    if (c->job->opt.halo == MD_HALO_HOST) { /* CPU-initiated baseline (par_host.c) */
-        md_par_host_halo_x(c);
-        return;
-    }
-    if (!(shmemu_bug(SHMEMU_BUG_X_SEQ_NOT_INCREMENTED) && c->seq_x > 0))
-        ++c->seq_x;
-    md_halo_args a = md_par_halo_args(c, c->seq_x);
-    a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_X);
-    const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
-    if (c->job->opt.halo == MD_HALO_FUSED) {
-        LAUNCH(md_fused_pack_comm_x, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
-        return;
-    }
-    for (int p = 0; p < np; p++) { /* pulse order: z, y, x (or the --dim-order) */
-        a.pulse = p;
-        LAUNCH(md_pulse_pack_x, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
-        LAUNCH(md_pulse_comm_x, DIM3(1, 1, 1), DIM3(1, 1, 1), 0, c->s_nl, a);
-        LAUNCH(md_pulse_recv_x, DIM3(1, 1, 1), DIM3(1, 1, 1), 0, c->s_nl, a);
-    }
+    md_par_timer_mark(&c->timer, MD_PH_HALO_F, 0, c->s_nl);
+    c->halo->exchange_f(c, s);
+    md_par_timer_mark(&c->timer, MD_PH_HALO_F, 1, c->s_nl);
 }
 
-static void halo_f(md_par_pe *c, cudaStream_t stream)
+/* The variant of --halo (par_int.h md_halo_ops): the one place a kind names its file. */
+static const md_halo_ops *halo_variant(md_halo_kind k)
 {
-    const int np = c->grid.total_pulses;
-    if (np == 0)
-        return;
-    if (c->job->opt.halo == MD_HALO_HOST) { /* CPU-initiated baseline (par_host.c) */
-        md_par_host_halo_f(c);
-        return;
-    }
-    md_halo_args a = md_par_halo_args(c, ++c->seq_f);
-    a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_F);
-    const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
-    if (c->job->opt.halo == MD_HALO_FUSED) {
-        LAUNCH(md_fused_comm_unpack_f, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, stream, a);
-        return;
-    }
-    for (int p = np - 1; p >= 0; p--) { /* reverse pulse order */
-        a.pulse = p;
-        LAUNCH(md_pulse_comm_f, DIM3(1, 1, 1), DIM3(1, 1, 1), 0, stream, a);
-        LAUNCH(md_pulse_unpack_f, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, stream, a);
+    switch (k) {
+    case MD_HALO_FUSED:
+        return &md_halo_fused;
+    case MD_HALO_HOST:
+        return &md_halo_host;
+    default: /* MD_HALO_PULSE (MD_HALO_SERIAL never reaches the parallel driver) */
+        return &md_halo_pulse;
     }
 }
 
@@ -144,6 +122,8 @@ static void nonbonded(md_par_pe *c, bool nonlocal, bool energy)
     a.energy = energy;
     a.ts = md_par_timer_slot(&c->timer, nonlocal ? MD_TR_NONLOCAL : MD_TR_LOCAL);
     cudaStream_t s = nonlocal ? c->s_nl : c->s_loc;
+    const md_phase ph = nonlocal ? MD_PH_NONLOCAL : MD_PH_LOCAL;
+    md_par_timer_mark(&c->timer, ph, 0, s);
     if (c->force == MD_FORCE_THREADS) { /* a thread per i-entry (nonbonded_threads.c) */
         const int64_t nent = (nonlocal ? c->pe.nonlocal : c->pe.local).nent;
         const int nb = c->job->opt.force_blocks > 0
@@ -154,9 +134,10 @@ static void nonbonded(md_par_pe *c, bool nonlocal, bool energy)
                s, a);
         LAUNCH(md_nonbonded_entries, DIM3(nb, 1, 1), DIM3(MD_FORCE_THREADS_PER_BLOCK, 1, 1), 0,
                s, a);
-        return;
+    } else {
+        LAUNCH_COOP(md_nonbonded, DIM3(c->G, 1, 1), DIM3(1, 1, 1), 0, s, a);
     }
-    LAUNCH_COOP(md_nonbonded, DIM3(c->G, 1, 1), DIM3(1, 1, 1), 0, s, a);
+    md_par_timer_mark(&c->timer, ph, 1, s);
 }
 
 static void update(md_par_pe *c, bool drift_too)
@@ -175,11 +156,14 @@ static void update(md_par_pe *c, bool drift_too)
     a.drift = c->drift_d;
     a.drift_too = drift_too;
     a.ts = md_par_timer_slot(&c->timer, drift_too ? MD_TR_UPDATE : MD_TR_KICK);
+    const md_phase ph = drift_too ? MD_PH_UPDATE : MD_PH_KICK;
+    md_par_timer_mark(&c->timer, ph, 0, c->s_upd);
     if (c->force == MD_FORCE_THREADS) /* the GPU's geometry: a thread per atom */
         LAUNCH(md_update, DIM3(blocks_for(c, a.n_home, MD_UPDATE_THREADS_PER_BLOCK), 1, 1),
                DIM3(MD_UPDATE_THREADS_PER_BLOCK, 1, 1), 0, c->s_upd, a);
     else
         LAUNCH(md_update, DIM3(c->G, 1, 1), DIM3(1, 1, 1), 0, c->s_upd, a);
+    md_par_timer_mark(&c->timer, ph, 1, c->s_upd);
 }
 
 /* Forces of the current positions; search: the halo was filled by the set-up exchange. */
@@ -188,22 +172,13 @@ static void forces(md_par_pe *c, bool search, bool energy)
     cudaStreamWaitEvent(c->s_loc, c->ev_upd, 0);
     if (!shmemu_bug(SHMEMU_BUG_NONLOCAL_NO_WAIT_UPDATE))
         cudaStreamWaitEvent(c->s_nl, c->ev_upd, 0);
-    md_par_timer_mark(&c->timer, MD_PH_LOCAL, 0, c->s_loc);
     nonbonded(c, false, energy);                 /* Local Non-bonded F, local stream */
-    md_par_timer_mark(&c->timer, MD_PH_LOCAL, 1, c->s_loc);
     cudaEventRecord(c->ev_loc, c->s_loc);
-    if (!search) {
-        md_par_timer_mark(&c->timer, MD_PH_HALO_X, 0, c->s_nl);
-        md_par_halo_x(c);                        /* FusedPackCommX (or pulses) */
-        md_par_timer_mark(&c->timer, MD_PH_HALO_X, 1, c->s_nl);
-    }
-    md_par_timer_mark(&c->timer, MD_PH_NONLOCAL, 0, c->s_nl);
+    if (!search)
+        halo_x(c);                               /* FusedPackCommX, non-local stream */
     nonbonded(c, true, energy);                  /* Non-Local Non-bonded F */
-    md_par_timer_mark(&c->timer, MD_PH_NONLOCAL, 1, c->s_nl);
-    md_par_timer_mark(&c->timer, MD_PH_HALO_F, 0, c->s_nl);
     halo_f(c, shmemu_bug(SHMEMU_BUG_F_SENT_BEFORE_NONLOCAL) ? c->s_loc : c->s_nl);
-                                                 /* FusedCommUnpackF (or pulses) */
-    md_par_timer_mark(&c->timer, MD_PH_HALO_F, 1, c->s_nl);
+                                                 /* FusedCommUnpackF */
     cudaEventRecord(c->ev_nl, c->s_nl);
     cudaStreamWaitEvent(c->s_upd, c->ev_loc, 0);
     if (!shmemu_bug(SHMEMU_BUG_UPDATE_NO_WAIT_NONLOCAL))
@@ -431,6 +406,8 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
     }
     c->G = G;
     c->force = job->opt.force != MD_FORCE_AUTO ? job->opt.force : MD_FORCE_BUILD_DEFAULT;
+    c->halo = halo_variant(job->opt.halo);
+    c->seq_x_stuck = shmemu_bug(SHMEMU_BUG_X_SEQ_NOT_INCREMENTED);
     cudaMalloc((void **)&c->floc, 3 * cap * sizeof(int64_t));
     cudaMalloc((void **)&c->xd_loc, 3 * cap * sizeof(double));
     cudaMalloc((void **)&c->xd_nl, 3 * cap * sizeof(double));
@@ -535,6 +512,32 @@ static bool snapshot_step(const md_par_job *job, long step)
     return job->opt.want && job->opt.want(step, job->opt.io_ctx) != 0;
 }
 
+/* One step (paper 000 Alg. 2), one line per launch; a search step puts the host's pair
+ * search between the drift and the forces. energy: the force kernels sum energies too.
+ * graph: the step is captured and launched as one CUDA graph. -1 with err on failure. */
+static int run_step(md_par_pe *c, bool search, bool energy, bool graph, md_error *err)
+{
+    md_par_timer_reset(&c->timer, c->s_upd);     /* --timing: empty the stamps */
+    md_par_timer_mark(&c->timer, MD_PH_STEP, 0, c->s_upd);
+    if (graph)
+        md_par_graph_begin(c);
+    update(c, true);                             /* kick + drift, update stream */
+    cudaEventRecord(c->ev_upd, c->s_upd);
+    if (search) {                                /* host work: search steps only */
+        cudaDeviceSynchronize();
+        collect_too_close(c);
+        if (md_par_search(c, err) != 0)
+            return -1;
+    }
+    forces(c, search, energy);                   /* local | halo x, non-local, halo f */
+    update(c, false);                            /* kick, update stream */
+    if (graph && md_par_graph_launch(c, err) != 0)
+        return -1;
+    md_par_timer_mark(&c->timer, MD_PH_STEP, 1, c->s_upd);
+    md_par_timer_step(&c->timer, !search);       /* --timing: sync, add up */
+    return 0;
+}
+
 static int pe_main(void *arg)
 {
     md_par_job *job = (md_par_job *)arg;
@@ -560,28 +563,8 @@ static int pe_main(void *arg)
         const bool snap = snapshot_step(job, step);
         const bool search = step % job->par.nstlist == 0;
         const bool graph = job->opt.graph && !search; /* --graph: the step as one graph */
-        md_par_timer_reset(&c->timer, c->s_upd);     /* --timing: empty the stamps */
-        md_par_timer_mark(&c->timer, MD_PH_STEP, 0, c->s_upd);
-        if (graph)
-            md_par_graph_begin(c);
-        md_par_timer_mark(&c->timer, MD_PH_UPDATE, 0, c->s_upd);
-        update(c, true);                             /* kick + drift, update stream */
-        md_par_timer_mark(&c->timer, MD_PH_UPDATE, 1, c->s_upd);
-        cudaEventRecord(c->ev_upd, c->s_upd);
-        if (search) {                                /* host work: search steps only */
-            cudaDeviceSynchronize();
-            collect_too_close(c);
-            if ((rc = md_par_search(c, &err)) != 0)
-                break;
-        }
-        forces(c, search, out);
-        md_par_timer_mark(&c->timer, MD_PH_KICK, 0, c->s_upd);
-        update(c, false);                            /* kick, update stream */
-        md_par_timer_mark(&c->timer, MD_PH_KICK, 1, c->s_upd);
-        if (graph && (rc = md_par_graph_launch(c, &err)) != 0)
+        if ((rc = run_step(c, search, out, graph, &err)) != 0)
             break;
-        md_par_timer_mark(&c->timer, MD_PH_STEP, 1, c->s_upd);
-        md_par_timer_step(&c->timer, !search);       /* --timing: sync, add up */
         if (out || snap) {                           /* host work: output steps only */
             cudaDeviceSynchronize();
             collect_too_close(c);
@@ -652,9 +635,10 @@ int md_par_run(const md_system *sys, const md_params *par, const md_ddparams *dd
     if (opt->graph && !md_par_graph_available())
         return md_fail(err, "--graph: CUDA graphs exist in the CUDA build only (make cuda); "
                        "this is the CPU emulator's build: leave out --graph");
-    if (opt->graph && opt->halo == MD_HALO_HOST)
-        return md_fail(err, "--graph with --halo host: the host baseline waits for the GPU "
-                       "inside a step, which a CUDA graph cannot hold; use fused or pulse");
+    if (opt->graph && !halo_variant(opt->halo)->graph_ok)
+        return md_fail(err, "--graph with --halo %s: that halo waits for the GPU on the host "
+                       "inside a step, which a CUDA graph cannot hold; use fused or pulse",
+                       halo_variant(opt->halo)->name);
     if (opt->bulk_chunk != 0 &&
         (opt->bulk_chunk < 2 || opt->bulk_chunk > MD_BULK_SMEM || opt->bulk_chunk % 2 != 0))
         return md_fail(err, "md_par_opts: bulk_chunk %d: a bulk copy moves whole 16-byte "

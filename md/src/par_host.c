@@ -31,7 +31,8 @@ static void host_exchange_done(void)
     nvshmem_barrier_all();
 }
 
-void md_par_host_halo_x(md_par_pe *c)
+/* The host waits for the non-local stream s (the halos' stream). */
+static void host_x(md_par_pe *c, cudaStream_t s)
 {
     const int np = c->grid.total_pulses;
     md_halo_args a = md_par_halo_args(c, 0);
@@ -40,8 +41,8 @@ void md_par_host_halo_x(md_par_pe *c)
     for (int p = 0; p < np; p++) { /* pulse order: z, y, x (or the --dim-order) */
         const md_dpulse *m = &c->hdp[p];
         a.pulse = p;
-        LAUNCH(md_pulse_pack_x, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
-        cudaStreamSynchronize(c->s_nl);
+        LAUNCH(md_pulse_pack_x, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, s, a);
+        cudaStreamSynchronize(s);
         const size_t bytes = (size_t)m->send_size * sizeof(int64_t);
         if (m->xport == MD_XPORT_SIGNAL && bytes > 0) /* else the pack stored into the peer */
             for (int d = 0; d < 3; d++)
@@ -51,8 +52,11 @@ void md_par_host_halo_x(md_par_pe *c)
     }
 }
 
-void md_par_host_halo_f(md_par_pe *c)
+/* On the non-local stream whatever s is: the host waits for the non-local kernel's forces
+ * (par.c's planted f-sent-before-nonlocal moves the device variants' s only). */
+static void host_f(md_par_pe *c, cudaStream_t s)
 {
+    (void)s;
     const int np = c->grid.total_pulses;
     md_halo_args a = md_par_halo_args(c, 0);
     a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_F);
@@ -71,3 +75,6 @@ void md_par_host_halo_f(md_par_pe *c)
         LAUNCH(md_host_unpack_f, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
     }
 }
+
+/* A step with host waits inside cannot be a CUDA graph. */
+const md_halo_ops md_halo_host = {"host", false, host_x, host_f};

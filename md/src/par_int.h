@@ -1,8 +1,11 @@
 /*
- * par_int.h: one PE's state in the parallel driver (par.c: steps; par_setup.c: search).
+ * par_int.h: one PE's state in the parallel driver (par.c: steps; par_setup.c: search) and
+ * the halo-variant table (par_fused.c, par_pulse.c, par_host.c).
  */
 #ifndef MD_PAR_INT_H
 #define MD_PAR_INT_H
+
+#include <string.h>
 
 #include "dd.h"
 #include "kernels/halo.h"
@@ -62,7 +65,25 @@ void md_par_timer_reset(md_par_timer *t, cudaStream_t s);
  * count. */
 void md_par_timer_step(md_par_timer *t, bool count);
 
-typedef struct md_par_pe {
+typedef struct md_par_pe md_par_pe;
+
+/* A halo variant: how one step's coordinate halo and force halo are issued. par.c picks one
+ * per run (halo_variant) and calls it once per step, with the phase's timer marks around
+ * it; the search's halo test (par_setup.c) calls exchange_x too. One file per variant.
+ * Adding one: a file defining its md_halo_ops, a value of md_halo_kind (par.h) and a case in
+ * par.c's halo_variant. */
+typedef struct md_halo_ops {
+    const char *name;
+    bool graph_ok;  /* a step can be captured as a CUDA graph (no host wait inside it) */
+    void (*exchange_x)(md_par_pe *c, cudaStream_t s); /* coordinate halo of a step, on s */
+    void (*exchange_f)(md_par_pe *c, cudaStream_t s); /* force halo of a step, on s */
+} md_halo_ops;
+
+extern const md_halo_ops md_halo_fused; /* par_fused.c: paper 000 Alg. 3-6 */
+extern const md_halo_ops md_halo_pulse; /* par_pulse.c: kernels per pulse */
+extern const md_halo_ops md_halo_host;  /* par_host.c: CPU-initiated baseline */
+
+struct md_par_pe {
     md_par_job *job;
     int me, npes;
     md_grid grid;
@@ -98,7 +119,9 @@ typedef struct md_par_pe {
     md_dpulse *dp;             /* [MD_KMAX_PULSES] */
     int G;
     md_force_kind force;       /* loop or threads (opt.force resolved for this build) */
-    uint64_t seq_x, seq_f;
+    const md_halo_ops *halo;   /* opt.halo's variant */
+    uint64_t seq_x, seq_f;     /* the last coordinate and force exchange's number (halo.h) */
+    bool seq_x_stuck;          /* planted bug x-seq-not-incremented (par.c pe_setup) */
     int64_t too_close;         /* sticky */
     int64_t halo_checks;
     cudaStream_t s_loc, s_nl, s_upd;
@@ -106,10 +129,34 @@ typedef struct md_par_pe {
     md_par_timer timer;
     void *graph_exec;          /* --graph: the instantiated step (cudaGraphExec_t) */
     long graph_builds, graph_launches;
-} md_par_pe;
+};
 
 static inline int64_t *md_par_x(md_par_pe *c, int d) { return c->xs + (int64_t)d * c->job->cap; }
 static inline int64_t *md_par_f(md_par_pe *c, int d) { return c->fs + (int64_t)d * c->job->cap; }
+
+/* The number of the next coordinate exchange (from 1). */
+static inline uint64_t md_par_next_seq_x(md_par_pe *c)
+{
+    if (!(c->seq_x_stuck && c->seq_x > 0))
+        ++c->seq_x;
+    return c->seq_x;
+}
+
+/* The halo kernels' arguments for exchange number seq. */
+static inline md_halo_args md_par_halo_args(md_par_pe *c, uint64_t seq)
+{
+    md_halo_args a;
+    memset(&a, 0, sizeof a);
+    a.pulses = c->dp;
+    a.npulse = c->grid.total_pulses;
+    for (int d = 0; d < 3; d++) {
+        a.x[d] = md_par_x(c, d);
+        a.f[d] = md_par_f(c, d);
+    }
+    a.sig = c->sig;
+    a.seq = seq;
+    return a;
+}
 
 /* Search step (collective): redistribution, order, pulse table and its exchange, pair
  * lists, device pulse table, halo check. Returns -1 on every PE if one failed. */
@@ -120,13 +167,6 @@ int md_par_any_failed(md_par_pe *c, int mine);
  * from src; read PE pe's sym[0, bytes) into dst (through nvshmem_getmem into bounce). */
 void md_par_sym_write(md_par_pe *c, void *sym, const void *src, size_t bytes);
 void md_par_sym_read(md_par_pe *c, void *dst, const void *sym, size_t bytes, int pe);
-/* The coordinate halo of this step on the non-local stream (fused, pulses or host). */
-void md_par_halo_x(md_par_pe *c);
-/* The halo kernels' arguments for exchange number seq. */
-md_halo_args md_par_halo_args(md_par_pe *c, uint64_t seq);
-/* --halo host (par_host.c): the CPU-initiated coordinate and force halos of a step. */
-void md_par_host_halo_x(md_par_pe *c);
-void md_par_host_halo_f(md_par_pe *c);
 /* --graph (par_graph.c): false on the emulator. begin: the update stream starts capturing;
  * launch: ends the capture and launches the step's graph (instantiated once, updated after);
  * -1 with err on a CUDA error. */

@@ -333,7 +333,7 @@ static int64_t halo_selftest(md_par_pe *c, md_error *err)
     }
     cudaDeviceSynchronize();
     nvshmem_barrier_all(); /* every PE's codes are in place before anyone packs */
-    md_par_halo_x(c);
+    c->halo->exchange_x(c, c->s_nl); /* the run's variant, as a step issues it */
     cudaDeviceSynchronize();
     for (int d = 0; d < 3; d++)
         cudaMemcpy(code[d], md_par_x(c, d), (size_t)pe->at.n * sizeof(int64_t),
