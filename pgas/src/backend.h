@@ -30,9 +30,11 @@
  *     (pe, offset) instead, and the seam to grow atomic and signal operations;
  *   - waits (park.c, p2p_sync.c) poll the waiter's own heap with loads: a backend must make
  *     a peer's put visible there (true for shared memory; MPI needs a progress engine);
- *   - collectives (collective.c) read peers' copies through ptr, not through get;
- *   - emu/ wakes its own words (streams, events) through park.c directly: process memory,
- *     not heap, and never crosses a PE boundary.
+ *   - collectives (collective.c) copy with get, but reductions combine in place from ptr;
+ *   - park.c keeps the per-PE parked-word lists in pgas_pe, and the team barriers' counters
+ *     live in the job's pgas_barriers, both in process memory;
+ *   - deterministic mode (sched*.c) and emu/ (which wakes its own stream and event words
+ *     through park.c) assume one process.
  */
 #ifndef PGAS_BACKEND_H
 #define PGAS_BACKEND_H
