@@ -111,6 +111,7 @@ static inline int md_test_parse_line(md_options *o, md_error *err, const char *l
     return md_options_parse(argc, argv, o, err);
 }
 
+#ifdef MD_TEST_DATA_DIR /* md.mk defines it for the test_md_* suites */
 /* bin/shmemu-md of this build: <build>/bin for BUILD=build-*, bin/ for the plain build.
  * False when neither exists. */
 static inline bool md_test_find_program(char *out, size_t size)
@@ -130,6 +131,7 @@ static inline bool md_test_find_program(char *out, size_t size)
     snprintf(out, size, "%s/../../bin/shmemu-md", MD_TEST_DATA_DIR);
     return access(out, X_OK) == 0;
 }
+#endif
 
 /* Asserts that haystack contains needle, printing both when not. */
 static inline void md_test_contains(const char *haystack, const char *needle)
