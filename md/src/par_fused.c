@@ -13,8 +13,7 @@ static void fused_x(md_par_pe *c, cudaStream_t s)
     const int np = c->grid.total_pulses;
     if (np == 0)
         return;
-    md_halo_args a = md_par_halo_args(c, md_par_next_seq_x(c));
-    a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_X);
+    md_halo_args a = md_par_halo_args(c, md_par_next_seq_x(c), MD_TR_HALO_X);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     LAUNCH(md_fused_pack_comm_x, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, s, a);
 }
@@ -24,8 +23,7 @@ static void fused_f(md_par_pe *c, cudaStream_t s)
     const int np = c->grid.total_pulses;
     if (np == 0)
         return;
-    md_halo_args a = md_par_halo_args(c, ++c->seq_f);
-    a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_F);
+    md_halo_args a = md_par_halo_args(c, ++c->seq_f, MD_TR_HALO_F);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     LAUNCH(md_fused_comm_unpack_f, DIM3(nb, np, 1), DIM3(nt, 1, 1), 0, s, a);
 }

@@ -35,8 +35,7 @@ static void host_exchange_done(void)
 static void host_x(md_par_pe *c, cudaStream_t s)
 {
     const int np = c->grid.total_pulses;
-    md_halo_args a = md_par_halo_args(c, 0);
-    a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_X);
+    md_halo_args a = md_par_halo_args(c, 0, MD_TR_HALO_X);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     for (int p = 0; p < np; p++) { /* pulse order: z, y, x (or the --dim-order) */
         const md_dpulse *m = &c->hdp[p];
@@ -58,8 +57,7 @@ static void host_f(md_par_pe *c, cudaStream_t s)
 {
     (void)s;
     const int np = c->grid.total_pulses;
-    md_halo_args a = md_par_halo_args(c, 0);
-    a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_F);
+    md_halo_args a = md_par_halo_args(c, 0, MD_TR_HALO_F);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     for (int p = np - 1; p >= 0; p--) { /* reverse pulse order */
         const md_dpulse *m = &c->hdp[p];

@@ -142,8 +142,8 @@ static inline uint64_t md_par_next_seq_x(md_par_pe *c)
     return c->seq_x;
 }
 
-/* The halo kernels' arguments for exchange number seq. */
-static inline md_halo_args md_par_halo_args(md_par_pe *c, uint64_t seq)
+/* The halo kernels' arguments for exchange number seq, stamping role r's timer slot. */
+static inline md_halo_args md_par_halo_args(md_par_pe *c, uint64_t seq, md_trole r)
 {
     md_halo_args a;
     memset(&a, 0, sizeof a);
@@ -155,6 +155,7 @@ static inline md_halo_args md_par_halo_args(md_par_pe *c, uint64_t seq)
     }
     a.sig = c->sig;
     a.seq = seq;
+    a.ts = md_par_timer_slot(&c->timer, r);
     return a;
 }
 

@@ -12,8 +12,7 @@ static void pulse_x(md_par_pe *c, cudaStream_t s)
     const int np = c->grid.total_pulses;
     if (np == 0)
         return;
-    md_halo_args a = md_par_halo_args(c, md_par_next_seq_x(c));
-    a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_X);
+    md_halo_args a = md_par_halo_args(c, md_par_next_seq_x(c), MD_TR_HALO_X);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     for (int p = 0; p < np; p++) { /* pulse order: z, y, x (or the --dim-order) */
         a.pulse = p;
@@ -28,8 +27,7 @@ static void pulse_f(md_par_pe *c, cudaStream_t s)
     const int np = c->grid.total_pulses;
     if (np == 0)
         return;
-    md_halo_args a = md_par_halo_args(c, ++c->seq_f);
-    a.ts = md_par_timer_slot(&c->timer, MD_TR_HALO_F);
+    md_halo_args a = md_par_halo_args(c, ++c->seq_f, MD_TR_HALO_F);
     const int nb = c->job->opt.halo_blocks, nt = c->job->opt.halo_threads;
     for (int p = np - 1; p >= 0; p--) { /* reverse pulse order */
         a.pulse = p;

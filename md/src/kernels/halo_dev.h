@@ -46,6 +46,15 @@ DEVICE void md_wait_local(const uint64_t *word, uint64_t seq)
     }
 }
 
+/* Stores xs[index_map[s]] + sh into out[s] for s in [lo, hi) (threads stride): one
+ * component of a pack, wherever the transport puts it. */
+DEVICE void md_pack_range(const md_dpulse *m, int64_t *out, const int64_t *xs, int64_t sh,
+                          int32_t lo, int32_t hi)
+{
+    for (int32_t s = lo + (int32_t)threadIdx.x; s < hi; s += (int32_t)blockDim.x)
+        out[s] = xs[m->index_map[s]] + sh;
+}
+
 /* Adds one returned force src to dst[i]. Integer atomics: pulses unpack concurrently into
  * shared atoms, and any order gives the same bits. Every transport's unpack goes through
  * here, so the unpack plants act on all of them. */

@@ -59,10 +59,8 @@ DEVICE void md_bulk_pack_x(const md_dpulse *m, int64_t *const x[3], int32_t lo, 
         const int64_t sh = m->shift[d];
         int32_t a, e;
         md_bulk_run(out, lo, hi, &a, &e);
-        for (int32_t s = lo + t; s < a; s += nt)
-            out[s] = xs[m->index_map[s]] + sh;
-        for (int32_t s = e + t; s < hi; s += nt)
-            out[s] = xs[m->index_map[s]] + sh;
+        md_pack_range(m, out, xs, sh, lo, a); /* the unaligned head and odd tail */
+        md_pack_range(m, out, xs, sh, e, hi);
         for (int32_t c0 = a; c0 < e; c0 += m->bulk_chunk) {
             const int32_t c1 = e - c0 < m->bulk_chunk ? e : c0 + m->bulk_chunk;
             for (int32_t s = c0 + t; s < c1; s += nt)
@@ -108,10 +106,8 @@ DEVICE void md_bulk_unpack_f(const md_dpulse *m, int64_t *const f[3], int32_t lo
         int64_t *dst = f[d];
         int32_t a, e;
         md_bulk_run(src, lo, hi, &a, &e);
-        for (int32_t s = lo + t; s < a; s += nt)
-            md_add_returned_f(dst, m->index_map[s], src[s]);
-        for (int32_t s = e + t; s < hi; s += nt)
-            md_add_returned_f(dst, m->index_map[s], src[s]);
+        md_add_returned_range(m, dst, src, lo, a); /* the unaligned head and odd tail */
+        md_add_returned_range(m, dst, src, e, hi);
         for (int32_t c0 = a; c0 < e; c0 += m->bulk_chunk) {
             const int32_t c1 = e - c0 < m->bulk_chunk ? e : c0 + m->bulk_chunk;
             if (t == 0) {

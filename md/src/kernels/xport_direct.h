@@ -14,13 +14,8 @@
 /* Packs index_map entries [lo, hi) with the pulse's shift into the peer's halo slots. */
 DEVICE void md_direct_pack_x(const md_dpulse *m, int64_t *const x[3], int32_t lo, int32_t hi)
 {
-    for (int d = 0; d < 3; d++) {
-        int64_t *out = m->peer_x[d];
-        const int64_t *xs = x[d];
-        const int64_t sh = m->shift[d];
-        for (int32_t s = lo + (int32_t)threadIdx.x; s < hi; s += (int32_t)blockDim.x)
-            out[s] = xs[m->index_map[s]] + sh;
-    }
+    for (int d = 0; d < 3; d++)
+        md_pack_range(m, m->peer_x[d], x[d], m->shift[d], lo, hi);
 }
 
 /* The data went straight into the peer: a system-scope release store publishes it. */
