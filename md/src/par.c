@@ -538,26 +538,74 @@ static int run_step(md_par_pe *c, bool search, bool energy, bool graph, md_error
     return 0;
 }
 
+/* Step first_step: the search and the forces of the starting positions, its output. */
+static int start(md_par_pe *c, md_error *err)
+{
+    const md_par_job *job = c->job;
+    if (md_par_search(c, err) != 0)
+        return -1;
+    cudaEventRecord(c->ev_upd, c->s_upd);
+    forces(c, true, true);
+    cudaDeviceSynchronize();
+    collect_too_close(c);
+    if (sample(c, job->opt.first_step, true, err) != 0)
+        return -1;
+    return snapshot_step(job, job->opt.first_step) ? snapshot(c, job->opt.first_step, err) : 0;
+}
+
+/* After a step: thermo output (out) and a snapshot (snap), host work on those steps only. */
+static int output(md_par_pe *c, long step, bool out, bool snap, md_error *err)
+{
+    int rc = 0;
+    if (out || snap) {
+        cudaDeviceSynchronize();
+        collect_too_close(c);
+    }
+    if (out)
+        rc = sample(c, step, true, err);
+    if (snap && rc == 0)
+        rc = snapshot(c, step, err);
+    return rc;
+}
+
+/* PE 0 fills the job's result: times (t0 start, t1 after step first_step, t2 end), the
+ * phase and device times, graph counts, the pulses' transports, the error. */
+static void results(md_par_pe *c, double t0, double t1, double t2, int rc, const md_error *err)
+{
+    md_par_job *job = c->job;
+    if (c->me != 0)
+        return;
+    job->res.seconds = t2 - t1;
+    job->res.setup_seconds = t1 - t0;
+    job->res.halo_checks = c->halo_checks;
+    for (int ph = 0; ph < MD_NPHASE; ph++)
+        job->res.phase_ms[ph] = c->timer.ms[ph];
+    job->res.timed_steps = c->timer.steps;
+    for (int k = 0; k < MD_NDT; k++)
+        job->res.dtime_ms[k] = 1e-6 * c->timer.dev_ns[k];
+    job->res.graph_launches = c->graph_launches;
+    job->res.graph_builds = c->graph_builds;
+    for (int p = 0; p < c->grid.total_pulses; p++) {
+        job->res.direct_pulses += c->hdp[p].xport != MD_XPORT_SIGNAL;
+        job->res.signal_pulses += c->hdp[p].xport == MD_XPORT_SIGNAL;
+        job->res.bulk_pulses += c->hdp[p].xport == MD_XPORT_BULK;
+    }
+    if (rc != 0)
+        job->err = *err;
+}
+
+/* One PE: set-up, step first_step, the steps, results, teardown. */
 static int pe_main(void *arg)
 {
     md_par_job *job = (md_par_job *)arg;
     nvshmem_init();
     md_par_pe *c = (md_par_pe *)md_xcalloc(1, sizeof *c);
-    double t0 = now_s();
+    const double t0 = now_s();
     pe_setup(c, job);
     md_error err;
     memset(&err, 0, sizeof err);
-    int rc = md_par_search(c, &err);
-    if (rc == 0) {
-        cudaEventRecord(c->ev_upd, c->s_upd);
-        forces(c, true, true);
-        cudaDeviceSynchronize();
-        collect_too_close(c);
-        rc = sample(c, job->opt.first_step, true, &err);
-        if (rc == 0 && snapshot_step(job, job->opt.first_step))
-            rc = snapshot(c, job->opt.first_step, &err);
-    }
-    double t1 = now_s();
+    int rc = start(c, &err);
+    const double t1 = now_s();
     for (long step = job->opt.first_step + 1; rc == 0 && step <= job->par.steps; step++) {
         const bool out = output_step(job, step);
         const bool snap = snapshot_step(job, step);
@@ -565,37 +613,11 @@ static int pe_main(void *arg)
         const bool graph = job->opt.graph && !search; /* --graph: the step as one graph */
         if ((rc = run_step(c, search, out, graph, &err)) != 0)
             break;
-        if (out || snap) {                           /* host work: output steps only */
-            cudaDeviceSynchronize();
-            collect_too_close(c);
-        }
-        if (out)
-            rc = sample(c, step, true, &err);
-        if (snap && rc == 0)
-            rc = snapshot(c, step, &err);
+        rc = output(c, step, out, snap, &err);
         if (c->me == 0 && job->opt.progress)
             job->opt.progress(step, job->opt.io_ctx);
     }
-    double t2 = now_s();
-    if (c->me == 0) {
-        job->res.seconds = t2 - t1;
-        job->res.setup_seconds = t1 - t0;
-        job->res.halo_checks = c->halo_checks;
-        for (int ph = 0; ph < MD_NPHASE; ph++)
-            job->res.phase_ms[ph] = c->timer.ms[ph];
-        job->res.timed_steps = c->timer.steps;
-        for (int k = 0; k < MD_NDT; k++)
-            job->res.dtime_ms[k] = 1e-6 * c->timer.dev_ns[k];
-        job->res.graph_launches = c->graph_launches;
-        job->res.graph_builds = c->graph_builds;
-        for (int p = 0; p < c->grid.total_pulses; p++) {
-            job->res.direct_pulses += c->hdp[p].xport != MD_XPORT_SIGNAL;
-            job->res.signal_pulses += c->hdp[p].xport == MD_XPORT_SIGNAL;
-            job->res.bulk_pulses += c->hdp[p].xport == MD_XPORT_BULK;
-        }
-        if (rc != 0)
-            job->err = err;
-    }
+    results(c, t0, t1, now_s(), rc, &err);
     if (rc != 0 && c->me != 0 && err.msg[0] && strcmp(err.msg, "another PE failed at the search"))
         fprintf(stderr, "shmemu-md: PE %d: %s\n", c->me, err.msg);
     pe_teardown(c);
