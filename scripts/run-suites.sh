@@ -13,9 +13,13 @@
 # A failed suite's log is also kept in SUITE_LOG_DIR (default: ${TMPDIR:-/tmp}/shmemu-suite-logs),
 # as NAME.TIMESTAMP.log, so that a failure seen once under load can be read afterwards.
 #
+# Suites run SUITE_JOBS at a time (default: the CPUs this process may use, at most 4), the
+# long ones first, so that a 2-core CI machine keeps both cores busy: a valgrind tool runs
+# a suite's threads one at a time, on one core. Each suite's line is printed as it ends.
+#
 # Environment: SUITE_TIMEOUT (seconds per suite; default 300 natively, 1800 under valgrind),
 # SHMEMU_HANG_TIMEOUT (default 60 natively, 900 under valgrind), VALGRIND_FLAGS (extra
-# valgrind options), VERBOSE=1.
+# valgrind options), SUITE_JOBS, VERBOSE=1.
 set -u
 
 if [ $# -lt 1 ]; then
@@ -73,30 +77,32 @@ ulimit -c 0 2>/dev/null || true
 logs=$(mktemp -d "${TMPDIR:-/tmp}/run-suites.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
 
-passed=0
-failed=0
-failed_names=()
-for bin in "$@"; do
+# run_one BIN: runs one suite into its log; its last line is "rc seconds".
+run_one() {
+    local bin=$1 name log start end rc
     name=$(basename "$bin")
     log="$logs/$name.log"
-    if [ ! -x "$bin" ]; then
-        printf 'FAIL  %-14s (not built: %s)\n' "$name" "$bin"
-        failed=$((failed + 1))
-        failed_names+=("$name")
-        continue
-    fi
     start=$(date +%s.%N)
     timeout -k 10 "$SUITE_TIMEOUT" "${runner[@]}" "$bin" >"$log" 2>&1
     rc=$?
     end=$(date +%s.%N)
-    secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+    awk -v a="$start" -v b="$end" -v rc="$rc" 'BEGIN { printf "%d %.1f\n", rc, b - a }' \
+        >"$logs/$name.status"
+}
+
+# report BIN: prints the PASS/FAIL line of a suite that has ended, and counts it.
+report() {
+    local bin=$1 name log rc secs note keep_dir
+    name=$(basename "$bin")
+    log="$logs/$name.log"
+    read -r rc secs <"$logs/$name.status"
     note=""
-    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
         note=" (killed after ${SUITE_TIMEOUT} s)"
-    elif [ $rc -ne 0 ]; then
+    elif [ "$rc" -ne 0 ]; then
         note=" (exit status $rc)"
     fi
-    if [ $rc -eq 0 ]; then
+    if [ "$rc" -eq 0 ]; then
         printf 'PASS  %-14s %7s s\n' "$name" "$secs"
         passed=$((passed + 1))
         if [ "${VERBOSE:-0}" = 1 ]; then
@@ -113,6 +119,50 @@ for bin in "$@"; do
         failed=$((failed + 1))
         failed_names+=("$name")
     fi
+}
+
+if [ -z "${SUITE_JOBS:-}" ]; then
+    SUITE_JOBS=$(nproc 2>/dev/null || echo 1)
+    [ "$SUITE_JOBS" -le 4 ] || SUITE_JOBS=4
+fi
+case "$SUITE_JOBS" in '' | *[!0-9]* | 0)
+    echo "run-suites: SUITE_JOBS=$SUITE_JOBS: need a positive number" >&2; exit 2 ;;
+esac
+
+# The suites that take longest (minutes under DRD) start first; the order of the rest is
+# kept. Only the wall time depends on this list.
+long_first=" test_md_par test_md_io test_sched_md test_order test_shmem test_sched test_emu_launch "
+ordered=()
+for bin in "$@"; do
+    case "$long_first" in *" $(basename "$bin") "*) ordered+=("$bin") ;; esac
+done
+for bin in "$@"; do
+    case "$long_first" in *" $(basename "$bin") "*) ;; *) ordered+=("$bin") ;; esac
+done
+
+passed=0
+failed=0
+failed_names=()
+declare -A running=() # pid -> suite
+for bin in "${ordered[@]}"; do
+    if [ ! -x "$bin" ]; then
+        printf 'FAIL  %-14s (not built: %s)\n' "$(basename "$bin")" "$bin"
+        failed=$((failed + 1))
+        failed_names+=("$(basename "$bin")")
+        continue
+    fi
+    while [ "${#running[@]}" -ge "$SUITE_JOBS" ]; do
+        wait -n -p done_pid
+        report "${running[$done_pid]}"
+        unset "running[$done_pid]"
+    done
+    run_one "$bin" &
+    running[$!]=$bin
+done
+while [ "${#running[@]}" -gt 0 ]; do
+    wait -n -p done_pid
+    report "${running[$done_pid]}"
+    unset "running[$done_pid]"
 done
 
 if [ $failed -gt 0 ]; then
