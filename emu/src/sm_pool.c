@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "shmemu/internal/assert.h"
 
 enum { SLOT_FREE = 0, SLOT_ADMITTED = 1, SLOT_RUNNING = 2 };
 
@@ -189,7 +190,10 @@ int emu_sm_acquire(emu_pe *pe, emu_launch_rec *L, int block_index)
             break;
     }
     L->blocks[block_index].admitted = atomic_fetch_add(&pool->admitted, 1) + 1;
-    atomic_fetch_sub_explicit(&pool->waiting[level], 1, memory_order_relaxed);
+    /* its launch counted this block as waiting (emu_sm_register_waiting) */
+    const int was_waiting =
+        atomic_fetch_sub_explicit(&pool->waiting[level], 1, memory_order_relaxed);
+    EMU_ASSERT(was_waiting > 0);
     pool_changed(pool);
     return slot;
 }
@@ -224,8 +228,13 @@ void emu_sm_note_progress(const emu_block *b)
 void emu_sm_release(emu_pe *pe, int sm)
 {
     emu_sm_pool *pool = &pe->pool;
-    (void)atomic_exchange_explicit(&pool->slot_state[sm], SLOT_FREE, memory_order_relaxed);
-    atomic_fetch_sub_explicit(&pool->in_use, 1, memory_order_relaxed);
+    /* a slot is released once per admission: a second release would let one more block
+     * be resident than the limit allows */
+    const int was = atomic_exchange_explicit(&pool->slot_state[sm], SLOT_FREE,
+                                             memory_order_relaxed);
+    EMU_ASSERT(was != SLOT_FREE);
+    const int in_use = atomic_fetch_sub_explicit(&pool->in_use, 1, memory_order_relaxed);
+    EMU_ASSERT(in_use > 0);
     pool_changed(pool);
 }
 

@@ -26,6 +26,7 @@
 
 #include "fixed.h"
 #include "lj.h"
+#include "md_assert.h"
 #include "util.h"
 
 static int64_t cell_edge_min(const md_region *reg)
@@ -339,7 +340,30 @@ int md_pairlist_build(md_pairlist *local, md_pairlist *nonlocal, md_cellgrid *g,
     free(acc);
     emit_list(local, g, 0, natoms);
     emit_list(nonlocal, g, 1, natoms);
+    md_pairlist_check(local, 0, n_home);
+    md_pairlist_check(nonlocal, n_home, natoms);
     return 0;
+}
+
+void md_pairlist_check(const md_pairlist *pl, int32_t j_begin, int32_t j_end)
+{
+    MD_ASSERT(pl->nent >= 0 && pl->npairs >= 0 && pl->nent <= pl->npairs);
+    int64_t next = 0;
+    for (int64_t k = 0; k < pl->nent; k++) {
+        const md_ientry *e = &pl->ent[k];
+        MD_ASSERT(e->begin == next && e->end > e->begin);
+        MD_ASSERT(e->i >= 0 && e->shift >= 0 && e->shift < MD_NSHIFT);
+        /* one entry per (i, shift), in (i, shift) order */
+        MD_ASSERT(k == 0 || e->i > e[-1].i || (e->i == e[-1].i && e->shift > e[-1].shift));
+        for (int64_t q = e->begin; q < e->end; q++) {
+            MD_ASSERT_HINT(pl->j[q] > e->i, "the pair list holds a pair with i >= j: a pair "
+                           "would be computed twice or with itself (pairlist.c emit_list)");
+            MD_ASSERT(pl->j[q] >= j_begin && pl->j[q] < j_end);
+            MD_ASSERT(q == e->begin || pl->j[q] > pl->j[q - 1]);
+        }
+        next = e->end;
+    }
+    MD_ASSERT(next == pl->npairs);
 }
 
 void md_pairlist_free(md_pairlist *pl)

@@ -102,6 +102,12 @@ int md_pairlist_build(md_pairlist *local, md_pairlist *nonlocal, md_cellgrid *sc
                       const md_region *reg, const md_atoms *a, int32_t natoms, int32_t n_home,
                       double rlist2, md_error *err);
 void md_pairlist_free(md_pairlist *pl);
+/* MD_ASSERTs the list's shape (md_assert.h), which the force kernels rely on: entries by
+ * ascending i, one per (i, shift), tiling j[0, npairs); each pair once, i < j, every j in
+ * [j_begin, j_end) (the local list: j below n_home; the non-local list: j at or above it),
+ * ascending within an entry. md_pairlist_build checks both lists; tests call it on broken
+ * lists. */
+void md_pairlist_check(const md_pairlist *pl, int32_t j_begin, int32_t j_end);
 
 /* Shift code <-> components in {-1, 0, 1}. */
 static inline int md_shift_code(int sx, int sy, int sz) { return (sx + 1) + 3 * (sy + 1) + 9 * (sz + 1); }

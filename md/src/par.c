@@ -32,8 +32,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuda_check.h"
 #include "fixed.h"
 #include "kinetic.h"
+#include "md_assert.h"
 #include "par_int.h"
 #include "params.h"
 #include "shmemu/bugs.h"
@@ -137,6 +139,7 @@ static void nonbonded(md_par_pe *c, bool nonlocal, bool energy)
     } else {
         LAUNCH_COOP(md_nonbonded, DIM3(c->G, 1, 1), DIM3(1, 1, 1), 0, s, a);
     }
+    MD_CUDA(cudaGetLastError()); /* the launches */
     md_par_timer_mark(&c->timer, ph, 1, s);
 }
 
@@ -163,26 +166,27 @@ static void update(md_par_pe *c, bool drift_too)
                DIM3(MD_UPDATE_THREADS_PER_BLOCK, 1, 1), 0, c->s_upd, a);
     else
         LAUNCH(md_update, DIM3(c->G, 1, 1), DIM3(1, 1, 1), 0, c->s_upd, a);
+    MD_CUDA(cudaGetLastError()); /* the launch */
     md_par_timer_mark(&c->timer, ph, 1, c->s_upd);
 }
 
 /* Forces of the current positions; search: the halo was filled by the set-up exchange. */
 static void forces(md_par_pe *c, bool search, bool energy)
 {
-    cudaStreamWaitEvent(c->s_loc, c->ev_upd, 0);
+    MD_CUDA(cudaStreamWaitEvent(c->s_loc, c->ev_upd, 0));
     if (!shmemu_bug(SHMEMU_BUG_NONLOCAL_NO_WAIT_UPDATE))
-        cudaStreamWaitEvent(c->s_nl, c->ev_upd, 0);
+        MD_CUDA(cudaStreamWaitEvent(c->s_nl, c->ev_upd, 0));
     nonbonded(c, false, energy);                 /* Local Non-bonded F, local stream */
-    cudaEventRecord(c->ev_loc, c->s_loc);
+    MD_CUDA(cudaEventRecord(c->ev_loc, c->s_loc));
     if (!search)
         halo_x(c);                               /* FusedPackCommX, non-local stream */
     nonbonded(c, true, energy);                  /* Non-Local Non-bonded F */
     halo_f(c, shmemu_bug(SHMEMU_BUG_F_SENT_BEFORE_NONLOCAL) ? c->s_loc : c->s_nl);
                                                  /* FusedCommUnpackF */
-    cudaEventRecord(c->ev_nl, c->s_nl);
-    cudaStreamWaitEvent(c->s_upd, c->ev_loc, 0);
+    MD_CUDA(cudaEventRecord(c->ev_nl, c->s_nl));
+    MD_CUDA(cudaStreamWaitEvent(c->s_upd, c->ev_loc, 0));
     if (!shmemu_bug(SHMEMU_BUG_UPDATE_NO_WAIT_NONLOCAL))
-        cudaStreamWaitEvent(c->s_upd, c->ev_nl, 0);
+        MD_CUDA(cudaStreamWaitEvent(c->s_upd, c->ev_nl, 0));
 }
 
 /* ---- output: global sums ------------------------------------------------------------------ */
@@ -198,10 +202,11 @@ static void home_state(md_par_pe *c)
     const size_t bytes = (size_t)n * sizeof(int64_t);
     int64_t *fl = (int64_t *)md_xmalloc(2 * bytes + 1), *fn = fl + n;
     for (int d = 0; d < 3; d++) {
-        cudaMemcpy(pe->at.x[d], md_par_x(c, d), bytes, cudaMemcpyDeviceToHost);
-        cudaMemcpy(pe->at.p[d], c->ps + (int64_t)d * cap, bytes, cudaMemcpyDeviceToHost);
-        cudaMemcpy(fl, c->floc + (int64_t)d * cap, bytes, cudaMemcpyDeviceToHost);
-        cudaMemcpy(fn, md_par_f(c, d), bytes, cudaMemcpyDeviceToHost);
+        MD_CUDA(cudaMemcpy(pe->at.x[d], md_par_x(c, d), bytes, cudaMemcpyDeviceToHost));
+        MD_CUDA(cudaMemcpy(pe->at.p[d], c->ps + (int64_t)d * cap, bytes,
+                                   cudaMemcpyDeviceToHost));
+        MD_CUDA(cudaMemcpy(fl, c->floc + (int64_t)d * cap, bytes, cudaMemcpyDeviceToHost));
+        MD_CUDA(cudaMemcpy(fn, md_par_f(c, d), bytes, cudaMemcpyDeviceToHost));
         for (int32_t i = 0; i < n; i++)
             pe->at.f[d][i] = fl[i] + fn[i];
     }
@@ -362,7 +367,8 @@ static int snapshot(md_par_pe *c, long step, md_error *err)
  * count of pairs too close. */
 static void collect_too_close(md_par_pe *c)
 {
-    cudaMemcpy(c->acc_h, c->acc, 2 * (size_t)c->G * sizeof *c->acc_h, cudaMemcpyDeviceToHost);
+    MD_CUDA(cudaMemcpy(c->acc_h, c->acc, 2 * (size_t)c->G * sizeof *c->acc_h,
+                               cudaMemcpyDeviceToHost));
     for (int k = 0; k < 2 * c->G; k++)
         c->too_close += c->acc_h[k].too_close;
 }
@@ -385,19 +391,21 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
         c->drift[t] = (job->par.dt * job->par.dt) / (2.0 * sys->mass[t]);
     const size_t cap = (size_t)job->cap;
     const size_t np = (size_t)(c->grid.total_pulses > 0 ? c->grid.total_pulses : 1);
-    c->xs = (int64_t *)nvshmem_malloc(3 * cap * sizeof(int64_t));
-    c->fs = (int64_t *)nvshmem_malloc(3 * cap * sizeof(int64_t));
-    c->sig = (md_dsig *)nvshmem_malloc(sizeof(md_dsig));
-    c->xstage = (int64_t *)nvshmem_malloc(np * 3 * cap * sizeof(int64_t));
-    c->fbuf = (int64_t *)nvshmem_malloc(np * 3 * cap * sizeof(int64_t));
-    c->pub = (int64_t *)nvshmem_malloc((1 + MD_PAR_PUB_ROW * cap + 64) * sizeof(int64_t));
-    c->bounce = (int64_t *)nvshmem_malloc((1 + MD_PAR_PUB_ROW * cap + 64) * sizeof(int64_t));
-    c->small = (int64_t *)nvshmem_malloc(64 * sizeof(int64_t));
+    c->xs = (int64_t *)md_sym_alloc(3 * cap * sizeof(int64_t), "xs");
+    c->fs = (int64_t *)md_sym_alloc(3 * cap * sizeof(int64_t), "fs");
+    c->sig = (md_dsig *)md_sym_alloc(sizeof(md_dsig), "sig");
+    c->xstage = (int64_t *)md_sym_alloc(np * 3 * cap * sizeof(int64_t), "xstage");
+    c->fbuf = (int64_t *)md_sym_alloc(np * 3 * cap * sizeof(int64_t), "fbuf");
+    const size_t pub_bytes = (1 + MD_PAR_PUB_ROW * cap + 64) * sizeof(int64_t);
+    c->pub = (int64_t *)md_sym_alloc(pub_bytes, "pub");
+    c->bounce = (int64_t *)md_sym_alloc(pub_bytes, "bounce");
+    c->small = (int64_t *)md_sym_alloc(64 * sizeof(int64_t), "small");
     if (job->opt.want) /* collective like every nvshmem_malloc: every PE has the same opt */
-        c->gat = (int64_t *)nvshmem_malloc((1 + MD_PAR_GATHER_ROW * cap) * sizeof(int64_t));
-    cudaMemset(c->sig, 0, sizeof *c->sig);
-    cudaMemset(c->xs, 0, 3 * cap * sizeof(int64_t));
-    cudaMemset(c->fs, 0, 3 * cap * sizeof(int64_t));
+        c->gat = (int64_t *)md_sym_alloc((1 + MD_PAR_GATHER_ROW * cap) * sizeof(int64_t),
+                                         "gat");
+    MD_CUDA(cudaMemset(c->sig, 0, sizeof *c->sig));
+    MD_CUDA(cudaMemset(c->xs, 0, 3 * cap * sizeof(int64_t)));
+    MD_CUDA(cudaMemset(c->fs, 0, 3 * cap * sizeof(int64_t)));
     int G = job->opt.force_blocks;
     if (G <= 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -408,29 +416,32 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
     c->force = job->opt.force != MD_FORCE_AUTO ? job->opt.force : MD_FORCE_BUILD_DEFAULT;
     c->halo = halo_variant(job->opt.halo);
     c->seq_x_stuck = shmemu_bug(SHMEMU_BUG_X_SEQ_NOT_INCREMENTED);
-    cudaMalloc((void **)&c->floc, 3 * cap * sizeof(int64_t));
-    cudaMalloc((void **)&c->xd_loc, 3 * cap * sizeof(double));
-    cudaMalloc((void **)&c->xd_nl, 3 * cap * sizeof(double));
-    cudaMalloc((void **)&c->scratch, (G > 1 ? 2 * (size_t)G * 3 * cap : 1) * sizeof(int64_t));
-    cudaMalloc((void **)&c->acc, 2 * (size_t)G * sizeof(md_force_acc));
-    cudaMalloc((void **)&c->dp, MD_KMAX_PULSES * sizeof(md_dpulse));
-    cudaMalloc((void **)&c->ps, 3 * cap * sizeof(int64_t));
-    cudaMalloc((void **)&c->type, cap * sizeof(int32_t));
-    cudaMalloc((void **)&c->drift_d, (size_t)sys->ntypes * sizeof(double));
-    cudaMemcpy(c->drift_d, c->drift, (size_t)sys->ntypes * sizeof(double), cudaMemcpyHostToDevice);
-    cudaMalloc((void **)&c->lj_d, sizeof(md_lj));
-    cudaMemcpy(c->lj_d, &c->lj, sizeof(md_lj), cudaMemcpyHostToDevice);
-    cudaMalloc((void **)&c->lists, 2 * sizeof(md_pairlist));
-    cudaMalloc((void **)&c->imap, MD_KMAX_PULSES * cap * sizeof(int32_t));
+    md_dev_alloc((void **)&c->floc, 3 * cap * sizeof(int64_t), "floc");
+    md_dev_alloc((void **)&c->xd_loc, 3 * cap * sizeof(double), "xd_loc");
+    md_dev_alloc((void **)&c->xd_nl, 3 * cap * sizeof(double), "xd_nl");
+    md_dev_alloc((void **)&c->scratch, (G > 1 ? 2 * (size_t)G * 3 * cap : 1) * sizeof(int64_t),
+                 "scratch");
+    md_dev_alloc((void **)&c->acc, 2 * (size_t)G * sizeof(md_force_acc), "acc");
+    md_dev_alloc((void **)&c->dp, MD_KMAX_PULSES * sizeof(md_dpulse), "dp");
+    md_dev_alloc((void **)&c->ps, 3 * cap * sizeof(int64_t), "ps");
+    md_dev_alloc((void **)&c->type, cap * sizeof(int32_t), "type");
+    md_dev_alloc((void **)&c->drift_d, (size_t)sys->ntypes * sizeof(double), "drift_d");
+    MD_CUDA(cudaMemcpy(c->drift_d, c->drift, (size_t)sys->ntypes * sizeof(double),
+                               cudaMemcpyHostToDevice));
+    md_dev_alloc((void **)&c->lj_d, sizeof(md_lj), "lj_d");
+    MD_CUDA(cudaMemcpy(c->lj_d, &c->lj, sizeof(md_lj), cudaMemcpyHostToDevice));
+    md_dev_alloc((void **)&c->lists, 2 * sizeof(md_pairlist), "lists");
+    md_dev_alloc((void **)&c->imap, MD_KMAX_PULSES * cap * sizeof(int32_t), "imap");
     c->acc_h = (md_force_acc *)md_xcalloc(2 * (size_t)G, sizeof *c->acc_h);
     int lo, hi;
-    cudaDeviceGetStreamPriorityRange(&lo, &hi);
-    cudaStreamCreateWithPriority(&c->s_loc, cudaStreamNonBlocking, lo);
-    cudaStreamCreateWithPriority(&c->s_nl, cudaStreamNonBlocking, hi); /* high priority */
-    cudaStreamCreateWithPriority(&c->s_upd, cudaStreamNonBlocking, lo);
-    cudaEventCreateWithFlags(&c->ev_upd, cudaEventDisableTiming);
-    cudaEventCreateWithFlags(&c->ev_loc, cudaEventDisableTiming);
-    cudaEventCreateWithFlags(&c->ev_nl, cudaEventDisableTiming);
+    MD_CUDA(cudaDeviceGetStreamPriorityRange(&lo, &hi));
+    MD_CUDA(cudaStreamCreateWithPriority(&c->s_loc, cudaStreamNonBlocking, lo));
+    /* the non-local stream at the high priority */
+    MD_CUDA(cudaStreamCreateWithPriority(&c->s_nl, cudaStreamNonBlocking, hi));
+    MD_CUDA(cudaStreamCreateWithPriority(&c->s_upd, cudaStreamNonBlocking, lo));
+    MD_CUDA(cudaEventCreateWithFlags(&c->ev_upd, cudaEventDisableTiming));
+    MD_CUDA(cudaEventCreateWithFlags(&c->ev_loc, cudaEventDisableTiming));
+    MD_CUDA(cudaEventCreateWithFlags(&c->ev_nl, cudaEventDisableTiming));
     md_par_timer_init(&c->timer, job->opt.phase_times);
     /* Initial distribution: each PE takes its atoms from the input (read by all). */
     for (int32_t i = 0; i < sys->atoms.n; i++) {
@@ -451,38 +462,39 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
     c->pe.n_home = c->pe.at.n;
     for (int d = 0; d < 3; d++) { /* the search takes them from there */
         const size_t bytes = (size_t)c->pe.n_home * sizeof(int64_t);
-        cudaMemcpy(md_par_x(c, d), c->pe.at.x[d], bytes, cudaMemcpyHostToDevice);
-        cudaMemcpy(c->ps + (int64_t)d * job->cap, c->pe.at.p[d], bytes, cudaMemcpyHostToDevice);
+        MD_CUDA(cudaMemcpy(md_par_x(c, d), c->pe.at.x[d], bytes, cudaMemcpyHostToDevice));
+        MD_CUDA(cudaMemcpy(c->ps + (int64_t)d * job->cap, c->pe.at.p[d], bytes,
+                                   cudaMemcpyHostToDevice));
     }
 }
 
 static void pe_teardown(md_par_pe *c)
 {
-    cudaDeviceSynchronize();
+    MD_CUDA(cudaDeviceSynchronize());
     nvshmem_barrier_all(); /* no peer reads or writes our memory any more */
-    cudaStreamDestroy(c->s_loc);
-    cudaStreamDestroy(c->s_nl);
-    cudaStreamDestroy(c->s_upd);
-    cudaEventDestroy(c->ev_upd);
-    cudaEventDestroy(c->ev_loc);
-    cudaEventDestroy(c->ev_nl);
+    MD_CUDA(cudaStreamDestroy(c->s_loc));
+    MD_CUDA(cudaStreamDestroy(c->s_nl));
+    MD_CUDA(cudaStreamDestroy(c->s_upd));
+    MD_CUDA(cudaEventDestroy(c->ev_upd));
+    MD_CUDA(cudaEventDestroy(c->ev_loc));
+    MD_CUDA(cudaEventDestroy(c->ev_nl));
     md_par_timer_free(&c->timer);
     md_par_graph_free(c);
-    cudaFree(c->floc);
-    cudaFree(c->xd_loc);
-    cudaFree(c->xd_nl);
-    cudaFree(c->scratch);
-    cudaFree(c->acc);
-    cudaFree(c->dp);
-    cudaFree(c->ps);
-    cudaFree(c->type);
-    cudaFree(c->drift_d);
-    cudaFree(c->lj_d);
-    cudaFree(c->lists);
-    cudaFree(c->imap);
+    MD_CUDA(cudaFree(c->floc));
+    MD_CUDA(cudaFree(c->xd_loc));
+    MD_CUDA(cudaFree(c->xd_nl));
+    MD_CUDA(cudaFree(c->scratch));
+    MD_CUDA(cudaFree(c->acc));
+    MD_CUDA(cudaFree(c->dp));
+    MD_CUDA(cudaFree(c->ps));
+    MD_CUDA(cudaFree(c->type));
+    MD_CUDA(cudaFree(c->drift_d));
+    MD_CUDA(cudaFree(c->lj_d));
+    MD_CUDA(cudaFree(c->lists));
+    MD_CUDA(cudaFree(c->imap));
     for (int k = 0; k < 2; k++) {
-        cudaFree(c->ent[k]);
-        cudaFree(c->jlist[k]);
+        MD_CUDA(cudaFree(c->ent[k]));
+        MD_CUDA(cudaFree(c->jlist[k]));
     }
     free(c->acc_h);
     nvshmem_free(c->xs);
@@ -522,9 +534,9 @@ static int run_step(md_par_pe *c, bool search, bool energy, bool graph, md_error
     if (graph)
         md_par_graph_begin(c);
     update(c, true);                             /* kick + drift, update stream */
-    cudaEventRecord(c->ev_upd, c->s_upd);
+    MD_CUDA(cudaEventRecord(c->ev_upd, c->s_upd));
     if (search) {                                /* host work: search steps only */
-        cudaDeviceSynchronize();
+        MD_CUDA(cudaDeviceSynchronize());
         collect_too_close(c);
         if (md_par_search(c, err) != 0)
             return -1;
@@ -544,9 +556,9 @@ static int start(md_par_pe *c, md_error *err)
     const md_par_job *job = c->job;
     if (md_par_search(c, err) != 0)
         return -1;
-    cudaEventRecord(c->ev_upd, c->s_upd);
+    MD_CUDA(cudaEventRecord(c->ev_upd, c->s_upd));
     forces(c, true, true);
-    cudaDeviceSynchronize();
+    MD_CUDA(cudaDeviceSynchronize());
     collect_too_close(c);
     if (sample(c, job->opt.first_step, true, err) != 0)
         return -1;
@@ -558,7 +570,7 @@ static int output(md_par_pe *c, long step, bool out, bool snap, md_error *err)
 {
     int rc = 0;
     if (out || snap) {
-        cudaDeviceSynchronize();
+        MD_CUDA(cudaDeviceSynchronize());
         collect_too_close(c);
     }
     if (out)
@@ -599,6 +611,7 @@ static int pe_main(void *arg)
 {
     md_par_job *job = (md_par_job *)arg;
     nvshmem_init();
+    md_assert_set_pe(nvshmem_my_pe()); /* the PE that MD_ASSERT and MD_CUDA reports name */
     md_par_pe *c = (md_par_pe *)md_xcalloc(1, sizeof *c);
     const double t0 = now_s();
     pe_setup(c, job);

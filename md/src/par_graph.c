@@ -17,6 +17,7 @@
  * The emulator has no graphs: the CPU build refuses --graph (md_par_graph_available).
  * --timing during a capture records the phase events as external event nodes of the graph.
  */
+#include "cuda_check.h"
 #include "par_int.h"
 #include "util.h"
 
@@ -26,7 +27,7 @@ bool md_par_graph_available(void) { return true; }
 
 void md_par_graph_begin(md_par_pe *c)
 {
-    cudaStreamBeginCapture(c->s_upd, cudaStreamCaptureModeThreadLocal);
+    MD_CUDA(cudaStreamBeginCapture(c->s_upd, cudaStreamCaptureModeThreadLocal));
     c->timer.capturing = true;
 }
 
@@ -43,7 +44,7 @@ int md_par_graph_launch(md_par_pe *c, md_error *err)
         cudaGraphExecUpdateResultInfo info;
         if (cudaGraphExecUpdate(x, g, &info) != cudaSuccess) {
             (void)cudaGetLastError(); /* refused: instantiate afresh */
-            cudaGraphExecDestroy(x);
+            MD_CUDA(cudaGraphExecDestroy(x));
             x = NULL;
         }
     }
@@ -51,7 +52,7 @@ int md_par_graph_launch(md_par_pe *c, md_error *err)
         e = cudaGraphInstantiate(&x, g, 0);
         c->graph_builds++;
     }
-    cudaGraphDestroy(g);
+    MD_CUDA(cudaGraphDestroy(g));
     c->graph_exec = x;
     if (e != cudaSuccess || !x)
         return md_fail(err, "--graph: PE %d: instantiating the step's graph failed: %s",
@@ -67,13 +68,13 @@ int md_par_graph_launch(md_par_pe *c, md_error *err)
 void md_par_graph_free(md_par_pe *c)
 {
     if (c->graph_exec)
-        cudaGraphExecDestroy((cudaGraphExec_t)c->graph_exec);
+        MD_CUDA(cudaGraphExecDestroy((cudaGraphExec_t)c->graph_exec));
     c->graph_exec = NULL;
 }
 
 void md_par_event_record_captured(cudaEvent_t ev, cudaStream_t s)
 {
-    cudaEventRecordWithFlags(ev, s, cudaEventRecordExternal);
+    MD_CUDA(cudaEventRecordWithFlags(ev, s, cudaEventRecordExternal));
 }
 
 #else /* the emulator: no graphs */
@@ -89,6 +90,9 @@ int md_par_graph_launch(md_par_pe *c, md_error *err)
 
 void md_par_graph_free(md_par_pe *c) { (void)c; }
 
-void md_par_event_record_captured(cudaEvent_t ev, cudaStream_t s) { cudaEventRecord(ev, s); }
+void md_par_event_record_captured(cudaEvent_t ev, cudaStream_t s)
+{
+    MD_CUDA(cudaEventRecord(ev, s));
+}
 
 #endif

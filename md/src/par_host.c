@@ -21,6 +21,7 @@
  * non-local stream only). Search steps use the set-up exchange, as the other variants do.
  * The bits equal the fused and pulse variants': the same pack and unpack device code.
  */
+#include "cuda_check.h"
 #include "par_int.h"
 #include "shmemu/pgas.h"
 
@@ -41,7 +42,8 @@ static void host_x(md_par_pe *c, cudaStream_t s)
         const md_dpulse *m = &c->hdp[p];
         a.pulse = p;
         LAUNCH(md_pulse_pack_x, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, s, a);
-        cudaStreamSynchronize(s);
+        MD_CUDA(cudaGetLastError()); /* the launch */
+        MD_CUDA(cudaStreamSynchronize(s));
         const size_t bytes = (size_t)m->send_size * sizeof(int64_t);
         if (m->xport == MD_XPORT_SIGNAL && bytes > 0) /* else the pack stored into the peer */
             for (int d = 0; d < 3; d++)
@@ -62,7 +64,7 @@ static void host_f(md_par_pe *c, cudaStream_t s)
     for (int p = np - 1; p >= 0; p--) { /* reverse pulse order */
         const md_dpulse *m = &c->hdp[p];
         a.pulse = p;
-        cudaStreamSynchronize(c->s_nl);
+        MD_CUDA(cudaStreamSynchronize(c->s_nl));
         const int32_t n = m->recv_size; /* the owner's send_size for this pulse */
         const size_t bytes = (size_t)n * sizeof(int64_t);
         if (m->xport == MD_XPORT_SIGNAL && bytes > 0) /* else the owner reads our slots */
@@ -71,6 +73,7 @@ static void host_f(md_par_pe *c, cudaStream_t s)
                                m->recv_rank);
         host_exchange_done();
         LAUNCH(md_host_unpack_f, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, c->s_nl, a);
+        MD_CUDA(cudaGetLastError()); /* the launch */
     }
 }
 

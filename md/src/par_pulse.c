@@ -5,6 +5,7 @@
  * per force pulse, in reverse order, a transfer kernel and an unpack kernel. All on one
  * stream: stream order carries every dependency between pulses.
  */
+#include "cuda_check.h"
 #include "par_int.h"
 
 static void pulse_x(md_par_pe *c, cudaStream_t s)
@@ -20,6 +21,7 @@ static void pulse_x(md_par_pe *c, cudaStream_t s)
         LAUNCH(md_pulse_comm_x, DIM3(1, 1, 1), DIM3(1, 1, 1), 0, s, a);
         LAUNCH(md_pulse_recv_x, DIM3(1, 1, 1), DIM3(1, 1, 1), 0, s, a);
     }
+    MD_CUDA(cudaGetLastError()); /* the launches */
 }
 
 static void pulse_f(md_par_pe *c, cudaStream_t s)
@@ -34,6 +36,7 @@ static void pulse_f(md_par_pe *c, cudaStream_t s)
         LAUNCH(md_pulse_comm_f, DIM3(1, 1, 1), DIM3(1, 1, 1), 0, s, a);
         LAUNCH(md_pulse_unpack_f, DIM3(nb, 1, 1), DIM3(nt, 1, 1), 0, s, a);
     }
+    MD_CUDA(cudaGetLastError()); /* the launches */
 }
 
 const md_halo_ops md_halo_pulse = {"pulse", true, pulse_x, pulse_f};

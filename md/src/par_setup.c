@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_check.h"
 #include "fixed.h"
+#include "md_assert.h"
 #include "par_int.h"
 #include "shmemu/bugs.h"
 #include "util.h"
@@ -45,8 +47,8 @@ void md_par_sym_write(md_par_pe *c, void *sym, const void *src, size_t bytes)
 {
     (void)c;
     if (bytes > 0)
-        cudaMemcpy(sym, src, bytes, cudaMemcpyHostToDevice);
-    cudaDeviceSynchronize();
+        MD_CUDA(cudaMemcpy(sym, src, bytes, cudaMemcpyHostToDevice));
+    MD_CUDA(cudaDeviceSynchronize());
 }
 
 void md_par_sym_read(md_par_pe *c, void *dst, const void *sym, size_t bytes, int pe)
@@ -55,7 +57,7 @@ void md_par_sym_read(md_par_pe *c, void *dst, const void *sym, size_t bytes, int
     for (size_t done = 0; done < bytes; done += chunk) {
         const size_t n = bytes - done < chunk ? bytes - done : chunk;
         nvshmem_getmem(c->bounce, (const char *)sym + done, n, pe);
-        cudaMemcpy((char *)dst + done, c->bounce, n, cudaMemcpyDeviceToHost);
+        MD_CUDA(cudaMemcpy((char *)dst + done, c->bounce, n, cudaMemcpyDeviceToHost));
     }
 }
 
@@ -185,6 +187,70 @@ static void build_pulses(md_par_pe *c)
     }
 }
 
+/* The pulse table's invariants, which the kernels rely on and cannot check:
+ *   - the pulses' receive ranges tile the halo [n_home, at.n) in pulse order, so every halo
+ *     slot belongs to one pulse and is written by one sender per exchange (this is the
+ *     table's half of "each slot written once per step"; counting the kernels' writes per
+ *     slot would need the kernels, and --check-halo's self-test checks the values);
+ *   - a pulse sends only atoms held before it: home atoms, or atoms of earlier pulses;
+ *   - index_map[0, n_indep) are below dep_offset (packable at once), and every later entry
+ *     is at or above it, and an atom received in pulse q is sent only with bit q of
+ *     dep_mask set (the fused kernel waits for exactly those pulses: packWithDeps). */
+static void check_pulse_table(const md_par_pe *c)
+{
+    const md_pe *pe = &c->pe;
+    const int np = c->grid.total_pulses;
+    int32_t next = pe->n_home;
+    for (int p = 0; p < np; p++) {
+        const md_pulse *mp = &pe->pulse[p];
+        MD_ASSERT(mp->atom_offset == next && mp->recv_size >= 0);
+        MD_ASSERT(mp->n_indep >= 0 && mp->n_indep <= mp->send_size);
+        for (int32_t s = 0; s < mp->send_size; s++) {
+            const int32_t i = mp->index_map[s];
+            MD_ASSERT(i >= 0 && i < mp->atom_offset);
+            MD_ASSERT(s < mp->n_indep ? i < mp->dep_offset : i >= mp->dep_offset);
+            if (s < mp->n_indep || i < pe->n_home)
+                continue;
+            int q = 0;
+            while (q < p && i >= pe->pulse[q].atom_offset + pe->pulse[q].recv_size)
+                q++;
+            MD_ASSERT(q < p && (mp->dep_mask >> q & 1u));
+        }
+        next += mp->recv_size;
+    }
+    MD_ASSERT(next == pe->at.n);
+}
+
+/* The signal words and election counters at a search, after redistribute's barrier: every
+ * PE's streams are idle (each synchronized before that barrier), so no signal is in flight
+ * and each word holds what the last exchange left (kernels/halo.h): sig_x[p] the number of
+ * the last coordinate exchange, sig_f[p] and the fused kernels' done_f[p] that of the last
+ * force exchange, and the fused election counters halo_blocks per exchange. A lost, doubled
+ * or out-of-order signal, or a sequence number that went backwards, shows here. Only the
+ * variants with signal words (fused, pulse); the planted x-seq-not-incremented keeps seq_x at
+ * 1 on purpose (the race checkers' case), so the coordinate words are not checked under it. */
+static void check_signals(md_par_pe *c)
+{
+    const bool fused = c->halo == &md_halo_fused;
+    if (!fused && c->halo != &md_halo_pulse)
+        return;
+    md_dsig s;
+    MD_CUDA(cudaMemcpy(&s, c->sig, sizeof s, cudaMemcpyDeviceToHost));
+    const uint64_t nb = (uint64_t)c->job->opt.halo_blocks;
+    const char *hint = "a halo signal word does not match the exchange count at a quiet "
+                       "point: a signal was lost, sent twice, or a sequence number went "
+                       "backwards (kernels/halo.h); report it with the command line";
+    for (int p = 0; p < c->grid.total_pulses; p++) {
+        if (!c->seq_x_stuck) {
+            MD_ASSERT_HINT(s.sig_x[p] == c->seq_x, hint);
+            MD_ASSERT_HINT(!fused || s.cnt_x[p] == nb * c->seq_x, hint);
+        }
+        MD_ASSERT_HINT(s.sig_f[p] == c->seq_f, hint);
+        MD_ASSERT_HINT(!fused || (s.cnt_f[p] == nb * c->seq_f && s.done_f[p] == c->seq_f),
+                       hint);
+    }
+}
+
 /* Our atom offsets to the PEs that send to us; theirs to us. */
 static void exchange_offsets(md_par_pe *c)
 {
@@ -260,8 +326,8 @@ static void device_pulses(md_par_pe *c)
             m->shift[d] = shmemu_bug(SHMEMU_BUG_COORD_SHIFT_SIGN) ? -hp->coord_shift[d]
                                                                    : hp->coord_shift[d];
         m->index_map = c->imap + (int64_t)p * cap;
-        cudaMemcpy(c->imap + (int64_t)p * cap, hp->index_map,
-                   (size_t)hp->send_size * sizeof(int32_t), cudaMemcpyHostToDevice);
+        MD_CUDA(cudaMemcpy(c->imap + (int64_t)p * cap, hp->index_map,
+                           (size_t)hp->send_size * sizeof(int32_t), cudaMemcpyHostToDevice));
         m->xstage = c->xstage + (int64_t)p * 3 * cap;
         m->fbuf = c->fbuf + (int64_t)p * 3 * cap;
         /* Coordinates out and forces back travel between the same two PEs each way: we
@@ -280,7 +346,7 @@ static void device_pulses(md_par_pe *c)
         if (m->xport == MD_XPORT_BULK)
             m->bulk_chunk = chunk;
     }
-    cudaMemcpy(c->dp, c->hdp, MD_KMAX_PULSES * sizeof *c->dp, cudaMemcpyHostToDevice);
+    MD_CUDA(cudaMemcpy(c->dp, c->hdp, MD_KMAX_PULSES * sizeof *c->dp, cudaMemcpyHostToDevice));
 }
 
 /* The pair lists' device copies: the arrays (grown as needed) and the two structs. */
@@ -291,28 +357,28 @@ static void device_lists(md_par_pe *c)
     for (int k = 0; k < 2; k++) {
         const md_pairlist *h = host[k];
         if (h->nent > c->cap_ent[k] || !c->ent[k]) {
-            cudaFree(c->ent[k]);
+            MD_CUDA(cudaFree(c->ent[k]));
             c->cap_ent[k] = h->nent + h->nent / 4 + 16;
-            cudaMalloc((void **)&c->ent[k], (size_t)c->cap_ent[k] * sizeof(md_ientry));
+            md_dev_alloc((void **)&c->ent[k], (size_t)c->cap_ent[k] * sizeof(md_ientry), "ent");
         }
         if (h->npairs > c->cap_jl[k] || !c->jlist[k]) {
-            cudaFree(c->jlist[k]);
+            MD_CUDA(cudaFree(c->jlist[k]));
             c->cap_jl[k] = h->npairs + h->npairs / 4 + 16;
-            cudaMalloc((void **)&c->jlist[k], (size_t)c->cap_jl[k] * sizeof(int32_t));
+            md_dev_alloc((void **)&c->jlist[k], (size_t)c->cap_jl[k] * sizeof(int32_t), "jlist");
         }
         if (h->nent > 0)
-            cudaMemcpy(c->ent[k], h->ent, (size_t)h->nent * sizeof(md_ientry),
-                       cudaMemcpyHostToDevice);
+            MD_CUDA(cudaMemcpy(c->ent[k], h->ent, (size_t)h->nent * sizeof(md_ientry),
+                               cudaMemcpyHostToDevice));
         if (h->npairs > 0)
-            cudaMemcpy(c->jlist[k], h->j, (size_t)h->npairs * sizeof(int32_t),
-                       cudaMemcpyHostToDevice);
+            MD_CUDA(cudaMemcpy(c->jlist[k], h->j, (size_t)h->npairs * sizeof(int32_t),
+                               cudaMemcpyHostToDevice));
         dev[k] = *h;
         dev[k].ent = c->ent[k];
         dev[k].j = c->jlist[k];
         dev[k].cap_ent = c->cap_ent[k];
         dev[k].cap_j = c->cap_jl[k];
     }
-    cudaMemcpy(c->lists, dev, sizeof dev, cudaMemcpyHostToDevice);
+    MD_CUDA(cudaMemcpy(c->lists, dev, sizeof dev, cudaMemcpyHostToDevice));
 }
 
 /* Test mode: encode each home atom's id in its coordinates, run the step's coordinate
@@ -328,16 +394,16 @@ static int64_t halo_selftest(md_par_pe *c, md_error *err)
         code[d] = (int64_t *)md_xmalloc((size_t)pe->at.n * sizeof(int64_t) + 1);
         for (int32_t i = 0; i < pe->n_home; i++)
             code[d][i] = pe->at.id[i] * 8 + d;
-        cudaMemcpy(md_par_x(c, d), code[d], (size_t)pe->n_home * sizeof(int64_t),
-                   cudaMemcpyHostToDevice);
+        MD_CUDA(cudaMemcpy(md_par_x(c, d), code[d], (size_t)pe->n_home * sizeof(int64_t),
+                           cudaMemcpyHostToDevice));
     }
-    cudaDeviceSynchronize();
+    MD_CUDA(cudaDeviceSynchronize());
     nvshmem_barrier_all(); /* every PE's codes are in place before anyone packs */
     c->halo->exchange_x(c, c->s_nl); /* the run's variant, as a step issues it */
-    cudaDeviceSynchronize();
+    MD_CUDA(cudaDeviceSynchronize());
     for (int d = 0; d < 3; d++)
-        cudaMemcpy(code[d], md_par_x(c, d), (size_t)pe->at.n * sizeof(int64_t),
-                   cudaMemcpyDeviceToHost);
+        MD_CUDA(cudaMemcpy(code[d], md_par_x(c, d), (size_t)pe->at.n * sizeof(int64_t),
+                           cudaMemcpyDeviceToHost));
     int64_t bad = 0;
     for (int32_t k = pe->n_home; k < pe->at.n; k++)
         for (int d = 0; d < 3; d++) {
@@ -353,8 +419,8 @@ static int64_t halo_selftest(md_par_pe *c, md_error *err)
         free(code[d]);
     nvshmem_barrier_all(); /* everyone has read its halo before the positions return */
     for (int d = 0; d < 3; d++)
-        cudaMemcpy(md_par_x(c, d), pe->at.x[d], (size_t)pe->at.n * sizeof(int64_t),
-                   cudaMemcpyHostToDevice);
+        MD_CUDA(cudaMemcpy(md_par_x(c, d), pe->at.x[d], (size_t)pe->at.n * sizeof(int64_t),
+                           cudaMemcpyHostToDevice));
     return bad;
 }
 
@@ -364,12 +430,14 @@ int md_par_search(md_par_pe *c, md_error *err)
     const int32_t cap = c->job->cap;
     for (int d = 0; d < 3; d++) { /* the home atoms' state as the kernels left it */
         const size_t bytes = (size_t)pe->n_home * sizeof(int64_t);
-        cudaMemcpy(pe->at.x[d], md_par_x(c, d), bytes, cudaMemcpyDeviceToHost);
-        cudaMemcpy(pe->at.p[d], c->ps + (int64_t)d * cap, bytes, cudaMemcpyDeviceToHost);
+        MD_CUDA(cudaMemcpy(pe->at.x[d], md_par_x(c, d), bytes, cudaMemcpyDeviceToHost));
+        MD_CUDA(cudaMemcpy(pe->at.p[d], c->ps + (int64_t)d * cap, bytes, cudaMemcpyDeviceToHost));
     }
     redistribute(c);
+    check_signals(c);
     md_dd_sort_home(&c->grid, pe);
     build_pulses(c);
+    check_pulse_table(c);
     int failed = 0;
     if (pe->at.n > c->job->cap)
         failed = md_fail(err, "PE %d holds %d atoms (home and halo), more than its arrays "
@@ -383,19 +451,19 @@ int md_par_search(md_par_pe *c, md_error *err)
     device_pulses(c);
     device_lists(c);
     for (int d = 0; d < 3; d++) {
-        cudaMemcpy(md_par_x(c, d), pe->at.x[d], (size_t)pe->at.n * sizeof(int64_t),
-                   cudaMemcpyHostToDevice);
-        cudaMemcpy(c->ps + (int64_t)d * cap, pe->at.p[d], (size_t)pe->n_home * sizeof(int64_t),
-                   cudaMemcpyHostToDevice);
+        MD_CUDA(cudaMemcpy(md_par_x(c, d), pe->at.x[d], (size_t)pe->at.n * sizeof(int64_t),
+                           cudaMemcpyHostToDevice));
+        MD_CUDA(cudaMemcpy(c->ps + (int64_t)d * cap, pe->at.p[d],
+                           (size_t)pe->n_home * sizeof(int64_t), cudaMemcpyHostToDevice));
     }
-    cudaMemcpy(c->type, pe->at.type, (size_t)pe->n_home * sizeof(int32_t),
-               cudaMemcpyHostToDevice);
+    MD_CUDA(cudaMemcpy(c->type, pe->at.type, (size_t)pe->n_home * sizeof(int32_t),
+                       cudaMemcpyHostToDevice));
     if (c->job->opt.check_halo) {
         int64_t bad = halo_selftest(c, err);
         if (md_par_any_failed(c, bad != 0))
             return bad ? -1 : md_fail(err, "another PE found wrong halo slots");
     }
-    cudaDeviceSynchronize();
+    MD_CUDA(cudaDeviceSynchronize());
     nvshmem_barrier_all(); /* every PE's halo and pulse table are set before the kernels */
     return 0;
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cuda_check.h"
 #include "par_int.h"
 
 const char *const md_par_phase_name[MD_NPHASE] = {"kick+drift", "local-nb", "halo-x",
@@ -39,15 +40,15 @@ void md_par_timer_init(md_par_timer *t, bool on)
         return;
     for (int ph = 0; ph < MD_NPHASE; ph++)
         for (int k = 0; k < 2; k++)
-            cudaEventCreate(&t->ev[ph][k]);
+            MD_CUDA(cudaEventCreate(&t->ev[ph][k]));
     /* Empty from the start: the set-up step's kernels stamp it before any reset. */
     for (int r = 0; r < MD_NTROLE; r++) {
         t->slots_h[r].start = UINT64_MAX;
         t->slots_h[r].end = 0;
     }
-    cudaMalloc((void **)&t->slots, sizeof t->slots_h);
-    cudaMemcpy(t->slots, t->slots_h, sizeof t->slots_h, cudaMemcpyHostToDevice);
-    cudaDeviceSynchronize(); /* a pageable upload, before any stream's kernel */
+    md_dev_alloc((void **)&t->slots, sizeof t->slots_h, "slots");
+    MD_CUDA(cudaMemcpy(t->slots, t->slots_h, sizeof t->slots_h, cudaMemcpyHostToDevice));
+    MD_CUDA(cudaDeviceSynchronize()); /* a pageable upload, before any stream's kernel */
 }
 
 void md_par_timer_free(md_par_timer *t)
@@ -56,8 +57,8 @@ void md_par_timer_free(md_par_timer *t)
         return;
     for (int ph = 0; ph < MD_NPHASE; ph++)
         for (int k = 0; k < 2; k++)
-            cudaEventDestroy(t->ev[ph][k]);
-    cudaFree(t->slots);
+            MD_CUDA(cudaEventDestroy(t->ev[ph][k]));
+    MD_CUDA(cudaFree(t->slots));
 }
 
 void md_par_timer_mark(md_par_timer *t, md_phase ph, int end, cudaStream_t s)
@@ -67,7 +68,7 @@ void md_par_timer_mark(md_par_timer *t, md_phase ph, int end, cudaStream_t s)
     if (t->capturing)
         md_par_event_record_captured(t->ev[ph][end], s);
     else
-        cudaEventRecord(t->ev[ph][end], s);
+        MD_CUDA(cudaEventRecord(t->ev[ph][end], s));
     if (end)
         t->used[ph] = true;
 }
@@ -85,6 +86,7 @@ void md_par_timer_reset(md_par_timer *t, cudaStream_t s)
     a.slots = t->slots;
     a.n = MD_NTROLE;
     LAUNCH(md_tstamp_reset, DIM3(1, 1, 1), DIM3(32, 1, 1), 0, s, a);
+    MD_CUDA(cudaGetLastError()); /* the launch */
 }
 
 static bool slot_used(const md_tslot *s) { return s->start != UINT64_MAX || s->end != 0; }
@@ -125,7 +127,7 @@ void md_par_timer_step(md_par_timer *t, bool count)
 {
     if (!t->on)
         return;
-    cudaDeviceSynchronize();
+    MD_CUDA(cudaDeviceSynchronize());
     for (int ph = 0; ph < MD_NPHASE; ph++) {
         float ms = 0.0f;
         if (count && t->used[ph] && cudaEventElapsedTime(&ms, t->ev[ph][0], t->ev[ph][1]) ==
@@ -134,7 +136,7 @@ void md_par_timer_step(md_par_timer *t, bool count)
         t->used[ph] = false;
     }
     if (count) {
-        cudaMemcpy(t->slots_h, t->slots, sizeof t->slots_h, cudaMemcpyDeviceToHost);
+        MD_CUDA(cudaMemcpy(t->slots_h, t->slots, sizeof t->slots_h, cudaMemcpyDeviceToHost));
         add_intervals(t);
     }
     t->steps += count;

@@ -8,12 +8,18 @@
  * computes the same offset. Before allocating, the PEs publish their requests and compare
  * them, so a PE asking for a different size is reported instead of silently corrupting the
  * heap. Blocks are 64-byte aligned (a cache line), more when nvshmem_align asks.
+ *
+ * Invariant of a PE's block list (pgas_heap_check_blocks, after every allocation and free):
+ * sorted by offset, each block starting where the last ended, from 0 to heap_size (so no
+ * overlap and no hole), no empty block, and no two free blocks side by side (a free merges
+ * with its free neighbours; first fit would otherwise miss a request that fits their sum).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "backend.h"
 #include "nvshmem.h"
+#include "shmemu/internal/assert.h"
 
 #define HEAP_MIN_ALIGN 64
 /* The backend starts every PE's heap on this boundary (nvshmem_align relies on it). */
@@ -140,6 +146,20 @@ static void blocks_remove(pgas_heap_allocator *a, size_t at)
 {
     memmove(&a->blocks[at], &a->blocks[at + 1], (a->n_blocks - at - 1) * sizeof *a->blocks);
     a->n_blocks--;
+}
+
+void pgas_heap_check_blocks(const pgas_heap_allocator *a, size_t heap_size)
+{
+    PGAS_ASSERT(a->n_blocks > 0 && a->n_blocks <= a->cap_blocks);
+    size_t next = 0;
+    for (size_t i = 0; i < a->n_blocks; i++) {
+        const pgas_heap_block *b = &a->blocks[i];
+        PGAS_ASSERT(b->offset == next);
+        PGAS_ASSERT(b->size > 0 && b->size <= heap_size - b->offset);
+        PGAS_ASSERT(i == 0 || !(b->free && b[-1].free));
+        next = b->offset + b->size;
+    }
+    PGAS_ASSERT(next == heap_size);
 }
 
 /* First fit: returns the offset, or SIZE_MAX when no free block can hold the request. */
@@ -342,6 +362,7 @@ void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero
     size_t rounded = size > SIZE_MAX - HEAP_MIN_ALIGN ? SIZE_MAX
                                                       : (size + HEAP_MIN_ALIGN - 1) / HEAP_MIN_ALIGN * HEAP_MIN_ALIGN;
     size_t offset = rounded == SIZE_MAX ? SIZE_MAX : allocator_take(a, rounded, align);
+    pgas_heap_check_blocks(a, t->world->heap_size);
     if (offset == SIZE_MAX) {
         pgas_complain(call, "cannot allocate %zu bytes: the symmetric heap has %zu bytes per PE "
                             "and not enough of it is free; raise NVSHMEM_SYMMETRIC_SIZE",
@@ -385,6 +406,7 @@ void pgas_heap_free(const char *call, void *ptr)
     if (!allocator_give_back(heap, offset))
         pgas_fail(call, "%p (heap offset %zu) is not the start of a live allocation; free "
                         "each pointer from nvshmem_malloc exactly once", ptr, offset);
+    pgas_heap_check_blocks(heap, t->world->heap_size);
 }
 
 /* ---- entry points -------------------------------------------------------------------- */

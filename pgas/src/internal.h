@@ -114,6 +114,10 @@ typedef struct pgas_heap_allocator {
     size_t cap_blocks;
 } pgas_heap_allocator;
 
+/* PGAS_ASSERTs the invariant of a's block list (heap.c): sorted, contiguous, covering
+ * [0, heap_size), no empty block, no two free blocks side by side. */
+void pgas_heap_check_blocks(const pgas_heap_allocator *a, size_t heap_size);
+
 typedef struct pgas_registered {
     char *addr;
     size_t length;
