@@ -40,9 +40,9 @@ $(BUILD)/tests/test_md_%: $(BUILD)/tests/test_md_%.o $(MD_LIB) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(MD_LIB) $(LIB_A) -lcmocka $(LDLIBS)
 
-# test_md_io and test_md_options run the program (its own build's, or bin/'s in the plain
-# build).
-$(BUILD)/tests/test_md_io $(BUILD)/tests/test_md_options: | $(MD_BIN)
+# test_md_io, test_md_options and test_md_asserts run the program (its own build's, or
+# bin/'s in the plain build).
+$(BUILD)/tests/test_md_io $(BUILD)/tests/test_md_options $(BUILD)/tests/test_md_asserts: | $(MD_BIN)
 
 md-test: $(MD_TEST_BIN)
 	@set -e; for t in $(MD_TEST_BIN); do echo "== $$t"; $$t; done

@@ -17,12 +17,13 @@ int md_assert_pe(void) { return assert_pe; }
 void md_assert_fail(const char *expr, const char *file, int line, const char *func,
                     const char *hint)
 {
+    char pe[32] = "";
     if (assert_pe >= 0)
-        fprintf(stderr, "shmemu: PE %d: assertion failed: %s (%s:%d, %s)\n", assert_pe, expr,
-                file, line, func);
-    else
-        fprintf(stderr, "shmemu: assertion failed: %s (%s:%d, %s)\n", expr, file, line, func);
-    fprintf(stderr, "shmemu: %s\n", hint);
+        snprintf(pe, sizeof pe, "PE %d: ", assert_pe);
+    char report[2048]; /* one write: PEs failing together do not interleave */
+    snprintf(report, sizeof report, "shmemu: %sassertion failed: %s (%s:%d, %s)\nshmemu: %s\n",
+             pe, expr, file, line, func, hint);
+    fputs(report, stderr);
     fflush(NULL);
     abort();
 }

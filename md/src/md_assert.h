@@ -17,8 +17,9 @@
  * measurable (docs/md.md). With SHMEMU_NDEBUG the condition is still compiled inside
  * sizeof, never evaluated, so it cannot rot.
  *
- * CUDA build (nvcc): host code checks as above. Device code (__CUDA_ARCH__) prints the
- * expression with printf and stops the kernel with __trap(), which fails the launch
+ * CUDA build (nvcc): host code checks as above. Device code (__CUDA_ARCH__: nvcc's device
+ * pass, which also parses host functions) prints the expression and the hint with printf
+ * and stops the kernel with __trap(), which fails the launch
  * (cudaErrorLaunchFailure at the next MD_CUDA check) as assert() does on a GPU.
  */
 #ifndef MD_ASSERT_H
@@ -47,8 +48,8 @@ __attribute__((noreturn)) void md_assert_fail(const char *expr, const char *file
 #elif defined(__CUDA_ARCH__)
 #define MD_ASSERT_HINT(cond, hint)                                                            \
     ((cond) ? (void)0                                                                         \
-            : (printf("shmemu: device: assertion failed: %s (%s:%d)\n", #cond, __FILE__,       \
-                      __LINE__),                                                              \
+            : (printf("shmemu: device: assertion failed: %s (%s:%d)\nshmemu: %s\n", #cond,    \
+                      __FILE__, __LINE__, hint),                                              \
                __trap()))
 #else
 #define MD_ASSERT_HINT(cond, hint)                                                            \

@@ -11,11 +11,13 @@
 void shmemu_assert_fail(const char *layer, const char *expr, const char *file, int line,
                         const char *func)
 {
-    fprintf(stderr,
-            "shmemu: PE %d: assertion failed: %s (%s:%d, %s)\n"
-            "shmemu: an invariant of shmemu's %s layer broke: a bug in shmemu, not in the "
-            "program; report it with the command line and the SHMEMU_* settings\n",
-            shmemu_my_pe(), expr, file, line, func, layer);
+    char report[2048]; /* one write: PEs failing together do not interleave */
+    snprintf(report, sizeof report,
+             "shmemu: PE %d: assertion failed: %s (%s:%d, %s)\n"
+             "shmemu: an invariant of shmemu's %s layer broke: a bug in shmemu, not in the "
+             "program; report it with the command line and the SHMEMU_* settings\n",
+             shmemu_my_pe(), expr, file, line, func, layer);
+    fputs(report, stderr);
     fflush(NULL);
     abort();
 }
