@@ -14,8 +14,9 @@
  * Which builds check: every build, unless compiled with -DSHMEMU_NDEBUG (the switch of
  * pgas's and emu's checks too, shmemu/internal/assert.h). No make target defines it: the
  * checks run at pair searches and set-up, never per pair or per step, and cost nothing
- * measurable (docs/md.md). With SHMEMU_NDEBUG the condition is still compiled inside
- * sizeof, never evaluated, so it cannot rot.
+ * measurable (--cells 10 --pes 4 --steps 200 --nstlist 10, 3 runs each on 2 shared cores:
+ * 1.20-1.37 s checked, 1.29-1.39 s with SHMEMU_NDEBUG). With SHMEMU_NDEBUG the condition is
+ * still compiled inside sizeof, never evaluated, so it cannot rot.
  *
  * CUDA build (nvcc): host code checks as above. Device code (__CUDA_ARCH__: nvcc's device
  * pass, which also parses host functions) prints the expression and the hint with printf
