@@ -9,13 +9,13 @@
  * out: it cannot advance before this member has arrived.
  */
 #include "backend.h"
-#include "shmemu/bugs.h"
+#include "ordering.h"
 
 void pgas_barrier_wait(pgas_thread *t, pgas_barrier *b, int n_members, const char *call)
 {
     uint32_t gen = atomic_load_explicit(&b->generation, memory_order_acquire);
     const char *token = &b->hb_token[gen & 1];
-    const bool hb = !shmemu_bug(SHMEMU_BUG_RT_BARRIER_NO_HB);
+    const bool hb = pgas_ordering()->barrier_hb;
     if (hb)
         pgas_hb_before(token);
     pgas_be_barrier(t, b, n_members, call);

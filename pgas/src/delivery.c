@@ -30,7 +30,7 @@
 
 #include "backend.h"
 #include "nvshmem.h"
-#include "shmemu/bugs.h"
+#include "ordering.h"
 
 struct pgas_pending {
     int pe;
@@ -65,7 +65,7 @@ static void deliver_now(const pgas_world *w, const pgas_pending *p)
         pgas_be_get(w, p->pe, p->target, p->src, p->bytes);
         return;
     }
-    const bool signal_first = p->has_signal && shmemu_bug(SHMEMU_BUG_RT_PUT_SIGNAL_ORDER);
+    const bool signal_first = p->has_signal && !pgas_ordering()->signal_after_data;
     if (signal_first)
         pgas_signal_apply(w, p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
     if (p->bytes > 0)
@@ -283,7 +283,7 @@ void pgas_deliver_put_signal(pgas_thread *t, int pe, char *target, const void *s
                              bool nbi)
 {
     if (!t->world->config.check_nbi) {
-        const bool signal_first = shmemu_bug(SHMEMU_BUG_RT_PUT_SIGNAL_ORDER);
+        const bool signal_first = !pgas_ordering()->signal_after_data;
         if (signal_first)
             pgas_signal_apply(t->world, sig_target, sig_op, signal, PGAS_RELEASE);
         if (bytes > 0)
@@ -315,13 +315,13 @@ void pgas_deliver_get(pgas_thread *t, int pe, char *local_dest, const char *remo
 
 void pgas_fence(pgas_thread *t)
 {
-    if (t->n_pending > 0 && !shmemu_bug(SHMEMU_BUG_RT_FENCE_NOOP))
+    if (t->n_pending > 0 && pgas_ordering()->fence_orders)
         t->fence_epoch++;
 }
 
 void pgas_quiet(pgas_thread *t)
 {
-    if (shmemu_bug(SHMEMU_BUG_RT_QUIET_NOOP))
+    if (!pgas_ordering()->quiet_completes)
         return;
     if (t->n_pending > 0)
         deliver_matching(t, -1, UINT32_MAX, true);

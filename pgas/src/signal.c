@@ -8,7 +8,7 @@
  */
 #include "backend.h"
 #include "nvshmem.h"
-#include "shmemu/bugs.h"
+#include "ordering.h"
 
 bool pgas_signal_op_valid(int sig_op)
 {
@@ -19,7 +19,7 @@ void pgas_signal_apply(const pgas_world *w, uint64_t *sig_target, int sig_op, ui
                        pgas_order order)
 {
     bool release = (order == PGAS_RELEASE || order == PGAS_ACQ_REL) &&
-                   !shmemu_bug(SHMEMU_BUG_RT_SIGNAL_NO_RELEASE);
+                   pgas_ordering()->signal_update == PGAS_RELEASE;
     int mo = release ? __ATOMIC_RELEASE : __ATOMIC_RELAXED;
     if (release)
         pgas_hb_before(sig_target);
@@ -69,6 +69,5 @@ uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_val
         pgas_fail(call, "sig_addr %p is not 8-byte aligned; signal words are uint64_t",
                   (void *)sig_addr);
     return pgas_wait_value(sig_addr, PGAS_KIND_U64, cmp, cmp_value,
-                           shmemu_bug(SHMEMU_BUG_RT_WAIT_NO_ACQUIRE) ? PGAS_RELAXED
-                                                                     : PGAS_ACQUIRE, call);
+                           pgas_ordering()->signal_wait, call);
 }

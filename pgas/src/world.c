@@ -20,6 +20,7 @@
 
 #include "backend.h"
 #include "nvshmem.h"
+#include "ordering.h"
 
 static _Thread_local pgas_thread *self;
 
@@ -78,6 +79,7 @@ static pgas_world *world_create(int n_pes)
         world->pes[p].id = p;
         atomic_init(&world->pes[p].init_status, NVSHMEM_STATUS_NOT_INITIALIZED);
     }
+    pgas_ordering_choose(); /* before any PE thread: the active bug's table, if any */
     pgas_heap_init(world);
     pgas_teams_init(world);
     pgas_checker_ignore(world, sizeof *world);
