@@ -1,8 +1,10 @@
 /*
- * test_md_bugs.c: the catalogue of planted protocol bugs (shmemu/bugs.h).
- *   - the registry: names unique and well formed, one entry per id in order, every entry's
- *     plant present in the file it names (the text shmemu_bug(SHMEMU_BUG_<NAME>)), the
- *     bulk-copy plants configured with --bulk-copy on;
+ * test_md_bugs.c: the catalogue of planted protocol bugs (md_bugs.h, shmemu/bugs.h).
+ *   - the registry: md's catalogue registered before the runtime's, names unique and well
+ *     formed over both, md's entries one per md_bug_id in order, every entry's plant present
+ *     in the file it names (the text md_bug(MD_BUG_<NAME>), or shmemu_bug(SHMEMU_BUG_<NAME>)
+ *     for the runtime's and the driver's), every entry configured, the bulk-copy plants
+ *     with --bulk-copy on; pgas's installed headers name nothing of md;
  *   - SHMEMU_BUG parsing: empty is no bug, each name its bug, an unknown name an error
  *     that names the value and lists every name; in a child process, an unknown name stops
  *     the program before main() with status 2, a known one is active in main();
@@ -13,13 +15,14 @@
  *     DRD and TSan; the racy plants are measured by scripts/detection-matrix.sh.
  * (An md suite, test_md_*, so that it links the md library.)
  */
+#include <dirent.h>
 #include <errno.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "md_bugs.h"
 #include "par.h"
-#include "shmemu/bugs.h"
 #include "test_md_util.h"
 
 /* This program's path (argv[0]): test_env runs it again. Not /proc/self/exe, which under
@@ -52,79 +55,136 @@ static char *read_file(const char *path)
     return buf;
 }
 
+/* The plant text of bug b: "<fn>(<PREFIX><NAME>)", NAME its name in upper case with '_'
+ * for '-'. */
+static void plant_text(const shmemu_bug_info *b, const char *fn, const char *prefix, char *out,
+                       size_t size)
+{
+    int k = snprintf(out, size, "%s(%s", fn, prefix);
+    for (const char *c = b->name; *c && k < (int)size - 2; c++)
+        out[k++] = *c == '-' ? '_' : (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+    out[k++] = ')';
+    out[k] = '\0';
+}
+
 static void test_catalogue(void **state)
 {
     (void)state;
-    size_t n;
-    const shmemu_bug_info *cat = shmemu_bug_catalogue(&n);
-    assert_int_equal(n, SHMEMU_BUG_COUNT - 1);
-    assert_true(n >= 20);
+    size_t n = shmemu_bug_count(), n_md;
+    const shmemu_bug_info *md = md_bugs_catalogue(&n_md);
+    assert_int_equal(n_md, MD_BUG_END - MD_BUG_X_DEP_WAIT_MISSING);
+    assert_int_equal(n, n_md + SHMEMU_BUG_RT_END - 1);
+    assert_true(n >= 30);
+    assert_null(shmemu_bug_entry(n));
     for (size_t i = 0; i < n; i++) {
-        const shmemu_bug_info *b = &cat[i];
-        assert_int_equal(b->id, (int)i + 1);
+        const shmemu_bug_info *b = shmemu_bug_entry(i);
+        /* md's first, in md_bug_id order, then the runtime's in shmemu_bug_id order. */
+        if (i < n_md) {
+            assert_ptr_equal(b, &md[i]);
+            assert_int_equal(b->id, MD_BUG_X_DEP_WAIT_MISSING + (int)i);
+        } else {
+            assert_int_equal(b->id, (int)(i - n_md) + 1);
+        }
         assert_non_null(b->name);
         assert_true(strlen(b->name) >= 3);
         for (const char *c = b->name; *c; c++)
             if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
                 fail_msg("bug %zu: name '%s' has '%c'; use a-z, 0-9 and '-'", i, b->name, *c);
         assert_true(strlen(b->what) > 10);
-        assert_true(strstr(b->config, "--pes") != NULL);
+        if (b->config == NULL || strstr(b->config, "--pes") == NULL)
+            fail_msg("bug '%s' has no shmemu-md configuration", b->name);
         /* A plant on the direct path's bulk copies runs only with them on (the CPU build's
          * default is off). */
         if (strncmp(b->name, "bulk-", 5) == 0 && strstr(b->config, "--bulk-copy on") == NULL)
             fail_msg("bug '%s': its configuration '%s' lacks --bulk-copy on", b->name,
                      b->config);
         for (size_t j = 0; j < i; j++)
-            if (strcmp(cat[j].name, b->name) == 0)
+            if (strcmp(shmemu_bug_entry(j)->name, b->name) == 0)
                 fail_msg("bug name '%s' appears twice", b->name);
         assert_ptr_equal(shmemu_bug_by_name(b->name), b);
-        /* The plant is where the catalogue says: the file holds shmemu_bug(<enum>), and
-         * the enum's name is the bug's name in upper case with '_' for '-'. */
-        char path[1024], needle[256];
+        assert_ptr_equal(shmemu_bug_by_id(b->id), b);
+        /* The plant is where the catalogue says: the file names the bug's id in a check. */
+        char path[1024], md_text[256], rt_text[256];
         snprintf(path, sizeof path, "%s/../../%s", MD_TEST_DATA_DIR, b->file);
-        int k = snprintf(needle, sizeof needle, "shmemu_bug(SHMEMU_BUG_");
-        for (const char *c = b->name; *c && k < (int)sizeof needle - 2; c++)
-            needle[k++] = *c == '-' ? '_' : (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
-        needle[k++] = ')';
-        needle[k] = '\0';
+        plant_text(b, "md_bug", "MD_BUG_", md_text, sizeof md_text);
+        plant_text(b, "shmemu_bug", "SHMEMU_BUG_", rt_text, sizeof rt_text);
         char *src = read_file(path);
         if (src == NULL)
             fail_msg("bug '%s': its plant file %s cannot be read", b->name, path);
-        if (strstr(src, needle) == NULL)
-            fail_msg("bug '%s': %s does not contain %s", b->name, b->file, needle);
+        if (strstr(src, md_text) == NULL && strstr(src, rt_text) == NULL)
+            fail_msg("bug '%s': %s holds neither %s nor %s", b->name, b->file, md_text, rt_text);
         free(src);
     }
     assert_null(shmemu_bug_by_name("no-such-bug"));
     assert_null(shmemu_bug_by_name(""));
+    assert_null(shmemu_bug_by_id(MD_BUG_END));
+    /* A second registration of md's catalogue is refused (names and ids taken). */
+    assert_int_equal(shmemu_bug_register(md, n_md), -1);
+    assert_int_equal(shmemu_bug_count(), n);
+}
+
+/* pgas's installed headers (make install: every .h of pgas/include/shmemu) carry nothing of md:
+ * no md file, no md bug name or id, no shmemu-md argument. */
+static void test_runtime_headers_generic(void **state)
+{
+    (void)state;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/../../pgas/include/shmemu", MD_TEST_DATA_DIR);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    size_t n_md, seen = 0;
+    const shmemu_bug_info *md = md_bugs_catalogue(&n_md);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 2, ".h") != 0)
+            continue;
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *src = read_file(path);
+        assert_non_null(src);
+        seen++;
+        static const char *md_words[] = {"md/", "MD_BUG", "md_bug", "--halo", "--pes",
+                                         "halo_", "par.c"};
+        for (size_t i = 0; i < sizeof md_words / sizeof *md_words; i++)
+            if (strstr(src, md_words[i]) != NULL)
+                fail_msg("installed header %s names md: '%s'", e->d_name, md_words[i]);
+        for (size_t i = 0; i < n_md; i++)
+            if (strstr(src, md[i].name) != NULL)
+                fail_msg("installed header %s names md's bug '%s'", e->d_name, md[i].name);
+        free(src);
+    }
+    closedir(d);
+    assert_true(seen >= 2);
 }
 
 static void test_parse(void **state)
 {
     (void)state;
     char msg[4096];
-    shmemu_bug_id id = SHMEMU_BUG_COUNT;
+    int id = -1;
     assert_int_equal(shmemu_bug_parse(NULL, &id, msg, sizeof msg), 0);
     assert_int_equal(id, SHMEMU_BUG_NONE);
-    id = SHMEMU_BUG_COUNT;
+    id = -1;
     assert_int_equal(shmemu_bug_parse("", &id, msg, sizeof msg), 0);
     assert_int_equal(id, SHMEMU_BUG_NONE);
-    size_t n;
-    const shmemu_bug_info *cat = shmemu_bug_catalogue(&n);
+    const size_t n = shmemu_bug_count();
     for (size_t i = 0; i < n; i++) {
-        assert_int_equal(shmemu_bug_parse(cat[i].name, &id, msg, sizeof msg), 0);
-        assert_int_equal(id, cat[i].id);
+        assert_int_equal(shmemu_bug_parse(shmemu_bug_entry(i)->name, &id, msg, sizeof msg), 0);
+        assert_int_equal(id, shmemu_bug_entry(i)->id);
     }
     /* Unknown names, including near misses: an error naming the value, listing the names. */
     static const char *bad[] = {"bogus", "X-NOTIFY-RELAXED", "x-notify-relaxed ", "x_notify_relaxed"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         msg[0] = '\0';
-        id = SHMEMU_BUG_COUNT;
+        id = -1;
         assert_int_equal(shmemu_bug_parse(bad[i], &id, msg, sizeof msg), -1);
         assert_int_equal(id, SHMEMU_BUG_NONE);
         assert_non_null(strstr(msg, bad[i]));
         for (size_t j = 0; j < n; j++)
-            if (strstr(msg, cat[j].name) == NULL)
-                fail_msg("the error for '%s' does not list '%s': %s", bad[i], cat[j].name, msg);
+            if (strstr(msg, shmemu_bug_entry(j)->name) == NULL)
+                fail_msg("the error for '%s' does not list '%s': %s", bad[i],
+                         shmemu_bug_entry(j)->name, msg);
     }
     /* A short buffer is cut, never overrun. */
     char small[24];
@@ -178,6 +238,8 @@ static void test_env(void **state)
     assert_null(strstr(out, "active:")); /* stopped before main() */
     assert_int_equal(run_child("x-notify-relaxed", out, sizeof out), 0);
     assert_non_null(strstr(out, "active: x-notify-relaxed"));
+    assert_int_equal(run_child("rt-fence-noop", out, sizeof out), 0); /* the runtime's */
+    assert_non_null(strstr(out, "active: rt-fence-noop"));
     assert_int_equal(run_child("", out, sizeof out), 0);
     assert_non_null(strstr(out, "active: none"));
 }
@@ -222,7 +284,7 @@ static long differing_steps(const md_system *sys, const md_params *par, int nx, 
     return bad;
 }
 
-static void plant_caught(shmemu_bug_id bug, int nx, int ny, int nz, md_transport tr)
+static void plant_caught(int bug, int nx, int ny, int nz, md_transport tr)
 {
     md_system sys;
     md_test_fcc(&sys, 4, 4, 4, 1.44, 4242, 0.005);
@@ -254,29 +316,28 @@ static void plant_caught(shmemu_bug_id bug, int nx, int ny, int nz, md_transport
 static void test_coord_shift_sign(void **state)
 {
     (void)state;
-    plant_caught(SHMEMU_BUG_COORD_SHIFT_SIGN, 2, 1, 1, MD_TRANSPORT_DIRECT);
+    plant_caught(MD_BUG_COORD_SHIFT_SIGN, 2, 1, 1, MD_TRANSPORT_DIRECT);
 }
 
 static void test_unpack_negated(void **state)
 {
     (void)state;
     /* 2D: forwarded atoms too; both transports (the unpack is shared). */
-    plant_caught(SHMEMU_BUG_F_UNPACK_NEGATED, 2, 2, 1, MD_TRANSPORT_DIRECT);
-    plant_caught(SHMEMU_BUG_F_UNPACK_NEGATED, 2, 2, 1, MD_TRANSPORT_SIGNAL);
+    plant_caught(MD_BUG_F_UNPACK_NEGATED, 2, 2, 1, MD_TRANSPORT_DIRECT);
+    plant_caught(MD_BUG_F_UNPACK_NEGATED, 2, 2, 1, MD_TRANSPORT_SIGNAL);
 }
 
 int main(int argc, char **argv)
 {
     self_path = argv[0];
     if (argc == 2 && strcmp(argv[1], "--print-active-bug") == 0) { /* test_env's child */
-        shmemu_bug_id id = shmemu_bug_active();
-        size_t n;
-        const shmemu_bug_info *cat = shmemu_bug_catalogue(&n);
-        printf("active: %s\n", id == SHMEMU_BUG_NONE ? "none" : cat[id - 1].name);
+        const int id = shmemu_bug_active();
+        printf("active: %s\n", id == SHMEMU_BUG_NONE ? "none" : shmemu_bug_by_id(id)->name);
         return 0;
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_catalogue),
+        cmocka_unit_test(test_runtime_headers_generic),
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_env),
         cmocka_unit_test(test_coord_shift_sign),

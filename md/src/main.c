@@ -13,9 +13,9 @@
 #include "fixed.h"
 #include "io.h"
 #include "main_par.h"
+#include "md_bugs.h"
 #include "options.h"
 #include "params.h"
-#include "shmemu/bugs.h"
 #include "sim.h"
 #include "util.h"
 
@@ -114,7 +114,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (o.list_bugs) { /* the planted-bug catalogue (the other options are not run) */
-        shmemu_bug_print(stdout);
+        md_bugs_print(stdout);
         return 0;
     }
     md_system sys;

@@ -29,6 +29,7 @@
 
 #include "../force.h"
 #include "../pairlist.h"
+#include "../md_bugs.h" /* the planted bugs (md_bug(): false in real runs) */
 #include "shmemu/kernel.h"
 #include "tstamp.h"
 

@@ -16,7 +16,8 @@
  *   xport_bulk.h    MD_XPORT_BULK    the same with bulk copies (tma_st / tma_ld)
  *   xport_signal.h  MD_XPORT_SIGNAL  staging buffers and put-with-signal
  * Waiting is the same for every transport (every path ends in a store of seq into a signal
- * word of the waiter's own memory): md_wait_seq. MD_XPORT_CASES below is the one place that
+ * word of the waiter's own memory): md_wait_seq (halo_steps.h, with the protocol's other
+ * synchronization steps). MD_XPORT_CASES below is the one place that
  * names the transports: adding one is a file with the four operations, an enum value in
  * halo.h, a case here and the policy's choice.
  */
@@ -24,26 +25,13 @@
 #define MD_KERNELS_HALO_DEV_H
 
 #include "halo.h"
-#include "shmemu/bugs.h" /* the planted protocol bugs (shmemu_bug(): false in real runs) */
+#include "halo_steps.h" /* the protocol's steps (and their planted mistakes) */
 
 /* [lo, hi) of n items for part k of parts. */
 DEVICE void md_split(int32_t n, int k, int parts, int32_t *lo, int32_t *hi)
 {
     *lo = (int32_t)(((int64_t)n * k) / parts);
     *hi = (int32_t)(((int64_t)n * (k + 1)) / parts);
-}
-
-/* Acquire-waits for our own signal word (written by a peer) to reach seq. */
-DEVICE void md_wait_seq(uint64_t *word, uint64_t seq)
-{
-    nvshmem_signal_wait_until(word, NVSHMEM_CMP_EQ, seq);
-}
-
-/* Acquire-waits (GPU scope) for a word that blocks of this PE release. */
-DEVICE void md_wait_local(const uint64_t *word, uint64_t seq)
-{
-    while (ld_acquire(word, SCOPE_GPU) != seq) {
-    }
 }
 
 /* Stores xs[index_map[s]] + sh into out[s] for s in [lo, hi) (threads stride): one
@@ -55,18 +43,6 @@ DEVICE void md_pack_range(const md_dpulse *m, int64_t *out, const int64_t *xs, i
         out[s] = xs[m->index_map[s]] + sh;
 }
 
-/* Adds one returned force src to dst[i]. Integer atomics: pulses unpack concurrently into
- * shared atoms, and any order gives the same bits. Every transport's unpack goes through
- * here, so the unpack plants act on all of them. */
-DEVICE void md_add_returned_f(int64_t *dst, int32_t i, int64_t src)
-{
-    const int64_t v = shmemu_bug(SHMEMU_BUG_F_UNPACK_NEGATED) ? -src : src;
-    if (v != 0 && shmemu_bug(SHMEMU_BUG_F_UNPACK_PLAIN_ADD))
-        dst[i] += v;
-    else if (v != 0)
-        atom_add(&dst[i], v, SCOPE_GPU, ORDER_RELAXED);
-}
-
 /* Adds src[s] to dst[index_map[s]] for s in [lo, hi) (threads stride). */
 DEVICE void md_add_returned_range(const md_dpulse *m, int64_t *dst, const int64_t *src,
                                   int32_t lo, int32_t hi)
@@ -74,17 +50,6 @@ DEVICE void md_add_returned_range(const md_dpulse *m, int64_t *dst, const int64_
     for (int32_t s = lo + (int32_t)threadIdx.x; s < hi; s += (int32_t)blockDim.x)
         md_add_returned_f(dst, m->index_map[s], src[s]);
 }
-
-/* The transports' planted bugs (shmemu/bugs.h). Their catalogue names this file as each
- * plant's home (test_md_bugs checks that it holds shmemu_bug(<the bug>)), so the transport
- * files ask these instead of naming the bugs themselves. */
-#define MD_PLANT_X_NOTIFY_RELAXED() shmemu_bug(SHMEMU_BUG_X_NOTIFY_RELAXED)
-#define MD_PLANT_F_NOTIFY_RELAXED() shmemu_bug(SHMEMU_BUG_F_NOTIFY_RELAXED)
-#define MD_PLANT_X_SIGNAL_BEFORE_DATA() shmemu_bug(SHMEMU_BUG_X_SIGNAL_BEFORE_DATA)
-#define MD_PLANT_X_FENCE_MISSING() shmemu_bug(SHMEMU_BUG_X_FENCE_MISSING)
-#define MD_PLANT_X_QUIET_MISSING() shmemu_bug(SHMEMU_BUG_X_QUIET_MISSING)
-#define MD_PLANT_X_PUT_WRONG_PE() shmemu_bug(SHMEMU_BUG_X_PUT_WRONG_PE)
-#define MD_PLANT_BULK_SYNC_MISSING() shmemu_bug(SHMEMU_BUG_BULK_SYNC_MISSING)
 
 #include "xport_direct.h"
 #include "xport_bulk.h"
@@ -126,17 +91,6 @@ DEVICE void md_return_f(const md_dpulse *m, int64_t *const f[3], md_dsig *sig, i
 DEVICE void md_unpack_f(const md_dpulse *m, int64_t *const f[3], int32_t lo, int32_t hi)
 {
     MD_XPORT_CASES(m, unpack_f, (m, f, lo, hi))
-}
-
-/* Last-block election (Alg. 5 lines 2-4): every block of the pulse increments with
- * acq_rel (release: its writes; acquire: the earlier blocks' writes, for the last one);
- * true in the block that completes the count. Call from one thread after a block barrier. */
-DEVICE int md_elect_last(uint64_t *counter, int nblocks)
-{
-    const uint64_t old = shmemu_bug(SHMEMU_BUG_ELECT_RELAXED)
-                             ? atom_add(counter, (uint64_t)1, SCOPE_GPU, ORDER_RELAXED)
-                             : atom_add(counter, (uint64_t)1, SCOPE_GPU, ORDER_ACQ_REL);
-    return (old + 1) % (uint64_t)nblocks == 0;
 }
 
 #endif

@@ -24,16 +24,11 @@ KERNEL(md_fused_comm_unpack_f, md_halo_args, a)
     const md_dpulse *m = &a.pulses[p];
     const int nb = (int)gridDim.x, b = (int)blockIdx.x;
     md_tstamp_begin(a.ts);
-    if (b == 0 && threadIdx.x == 0) {
-        for (int k = p + 1; k < a.npulse; k++)
-            if ((a.pulses[k].dep_mask & (1u << p)) &&
-                !shmemu_bug(SHMEMU_BUG_F_DEPMGMT_WAIT_MISSING))
-                md_wait_local(&a.sig->done_f[k], a.seq);
+    if (b == 0 && threadIdx.x == 0) { /* sender */
+        md_depmgmt_wait(a.pulses, a.npulse, a.sig, p, a.seq);
         md_return_f(m, a.f, a.sig, p, a.seq, NVSHMEM_SIGNAL_SET);
     }
-    if (threadIdx.x == 0)
-        md_wait_seq(&a.sig->sig_f[p], a.seq);
-    __syncthreads();
+    md_recv_f(a.sig, p, a.seq); /* receiver */
     int32_t lo, hi;
     md_split(m->send_size, b, nb, &lo, &hi);
     md_unpack_f(m, a.f, lo, hi);

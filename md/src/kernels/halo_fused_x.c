@@ -25,35 +25,21 @@ KERNEL(md_fused_pack_comm_x, md_halo_args, a)
     const int nb = (int)gridDim.x, b = (int)blockIdx.x;
     md_tstamp_begin(a.ts);
     int32_t lo, hi;
-    md_split(m->n_indep, b, nb, &lo, &hi);
+    md_split(m->n_indep, b, nb, &lo, &hi); /* 1. the independent entries (home atoms) */
     md_pack_x(m, a.x, lo, hi);
-    if (m->dep_mask != 0) {
+    if (m->dep_mask != 0) { /* 2-3. the forwarded atoms, once their pulses arrived */
         if (threadIdx.x == 0)
-            for (int q = p - 1; q >= 0; q--)
-                if (m->dep_mask & (1u << q)) {
-                    if (shmemu_bug(SHMEMU_BUG_X_DEP_WAIT_MISSING))
-                        continue;
-                    if (shmemu_bug(SHMEMU_BUG_X_DEP_WAIT_RELAXED)) {
-                        while (ld_relaxed(&a.sig->sig_x[q], SCOPE_SYS) != a.seq) {
-                        }
-                        continue;
-                    }
-                    md_wait_seq(&a.sig->sig_x[q], a.seq);
-                    if (shmemu_bug(SHMEMU_BUG_X_DEP_WAIT_LAST_ONLY))
-                        break;
-                }
-        if (!shmemu_bug(SHMEMU_BUG_X_SYNC_AFTER_DEP_WAIT_MISSING))
-            __syncthreads();
+            md_dep_wait(m, a.sig, p, a.seq);
+        md_share_dep_wait();
         md_split(m->send_size - m->n_indep, b, nb, &lo, &hi);
         md_pack_x(m, a.x, m->n_indep + lo, m->n_indep + hi);
     }
-    if (!shmemu_bug(SHMEMU_BUG_X_ELECT_BARRIER_MISSING))
-        __syncthreads();
+    md_block_packed(); /* 4. the last block of the pulse notifies send_rank */
     if (threadIdx.x == 0) {
         if (md_elect_last(&a.sig->cnt_x[p], nb))
             md_notify_x(m, a.x, a.sig, p, a.seq, NVSHMEM_SIGNAL_SET);
-        if (b == 0 && !shmemu_bug(SHMEMU_BUG_X_RECV_WAIT_MISSING))
-            md_wait_seq(&a.sig->sig_x[p], a.seq);
+        if (b == 0) /* 5. the pulse's incoming coordinates */
+            md_recv_x(a.sig, p, a.seq);
     }
     md_tstamp_end(a.ts); /* block 0's includes the wait for the incoming pulse */
 }

@@ -31,7 +31,7 @@ KERNEL(md_pulse_comm_x, md_halo_args, a)
 KERNEL(md_pulse_recv_x, md_halo_args, a)
 {
     md_tstamp_begin(a.ts);
-    md_wait_seq(&a.sig->sig_x[a.pulse], a.seq);
+    md_recv_x(a.sig, a.pulse, a.seq);
     md_tstamp_end(a.ts);
 }
 
@@ -49,10 +49,7 @@ KERNEL(md_pulse_unpack_f, md_halo_args, a)
 {
     const md_dpulse *m = &a.pulses[a.pulse];
     md_tstamp_begin(a.ts);
-    if (threadIdx.x == 0)
-        md_wait_seq(&a.sig->sig_f[a.pulse], a.seq);
-    if (!shmemu_bug(SHMEMU_BUG_F_UNPACK_SYNC_MISSING))
-        __syncthreads();
+    md_recv_f(a.sig, a.pulse, a.seq);
     int32_t lo, hi;
     md_split(m->send_size, (int)blockIdx.x, (int)gridDim.x, &lo, &hi);
     md_unpack_f(m, a.f, lo, hi);

@@ -66,8 +66,7 @@ DEVICE void md_bulk_pack_x(const md_dpulse *m, int64_t *const x[3], int32_t lo, 
             for (int32_t s = c0 + t; s < c1; s += nt)
                 SH_ST(md_xsmem, s - c0, xs[m->index_map[s]] + sh);
             fence_proxy_async(); /* this thread's shared stores, before the copy engine reads */
-            if (!MD_PLANT_BULK_SYNC_MISSING())
-                __syncthreads();
+            md_block_gathered();
             if (t == 0) {
                 const unsigned bytes = (unsigned)(c1 - c0) * (unsigned)sizeof(int64_t);
                 const uint64_t token = mbar_arrive_expect_tx(md_xbar, bytes);

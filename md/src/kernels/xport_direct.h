@@ -23,10 +23,7 @@ DEVICE void md_direct_notify_x(const md_dpulse *m, int64_t *const x[3], md_dsig 
                                uint64_t seq, int sig_op)
 {
     (void)x, (void)sig, (void)p, (void)sig_op;
-    if (MD_PLANT_X_NOTIFY_RELAXED())
-        st_relaxed(m->peer_sig_x, seq, SCOPE_SYS);
-    else
-        st_release(m->peer_sig_x, seq, SCOPE_SYS);
+    md_publish_x(m->peer_sig_x, seq);
 }
 
 /* Our halo slots hold their final forces: the owner reads them, we only publish. (Paper 000
@@ -39,10 +36,7 @@ DEVICE void md_direct_return_f(const md_dpulse *m, int64_t *const f[3], md_dsig 
                                uint64_t seq, int sig_op)
 {
     (void)f, (void)sig, (void)p, (void)sig_op;
-    if (MD_PLANT_F_NOTIFY_RELAXED())
-        st_relaxed(m->owner_sig_f, seq, SCOPE_SYS);
-    else
-        st_release(m->owner_sig_f, seq, SCOPE_SYS);
+    md_publish_f(m->owner_sig_f, seq);
 }
 
 /* Adds the forces of index_map entries [lo, hi), read from the peer's halo slots. */

@@ -18,35 +18,19 @@ DEVICE void md_signal_pack_x(const md_dpulse *m, int64_t *const x[3], int32_t lo
         md_pack_range(m, m->xstage + (int64_t)d * m->send_size, x[d], m->shift[d], lo, hi);
 }
 
-/* The staged coordinates go to send_rank's halo slots: three component ranges, one signal
- * (the fence orders the first two puts before the put-with-signal, whose signal then covers
- * all three). */
+/* The staged coordinates go to send_rank's halo slots with their signal (md_put_staged_x:
+ * three component ranges, one signal), then quiet. */
 DEVICE void md_signal_notify_x(const md_dpulse *m, int64_t *const x[3], md_dsig *sig, int p,
                                uint64_t seq, int sig_op)
 {
     const uint64_t v = sig_op == NVSHMEM_SIGNAL_SET ? seq : 1;
-    const size_t bytes = (size_t)m->send_size * sizeof(int64_t);
-    const int to = MD_PLANT_X_PUT_WRONG_PE() ? m->recv_rank : m->send_rank;
-    if (bytes == 0) {
+    const int to = md_x_dest(m);
+    if (m->send_size == 0) {
         nvshmemx_signal_op(&sig->sig_x[p], v, sig_op, to);
         return;
     }
-    if (MD_PLANT_X_SIGNAL_BEFORE_DATA()) {
-        nvshmemx_signal_op(&sig->sig_x[p], v, sig_op, to);
-        for (int d = 0; d < 3; d++)
-            nvshmem_putmem_nbi(x[d] + m->remote_offset, m->xstage + d * (int64_t)m->send_size,
-                               bytes, to);
-        nvshmem_quiet();
-        return;
-    }
-    nvshmem_putmem_nbi(x[0] + m->remote_offset, m->xstage, bytes, to);
-    nvshmem_putmem_nbi(x[1] + m->remote_offset, m->xstage + m->send_size, bytes, to);
-    if (!MD_PLANT_X_FENCE_MISSING())
-        nvshmem_fence();
-    nvshmem_putmem_signal_nbi(x[2] + m->remote_offset, m->xstage + 2 * (int64_t)m->send_size,
-                              bytes, &sig->sig_x[p], v, sig_op, to);
-    if (!MD_PLANT_X_QUIET_MISSING())
-        nvshmem_quiet(); /* the staging buffer is reusable (next step) once this returns */
+    md_put_staged_x(x, m->remote_offset, m->xstage, m->send_size, &sig->sig_x[p], v, sig_op, to);
+    md_quiet_x();
 }
 
 /* Our halo slots of the pulse go into the owner's (recv_rank's) fbuf with the signal. */
