@@ -171,6 +171,16 @@ check-user: all
 	@tests/check-race-names.sh
 	@tests/check-install.sh
 
+# Every planted bug (shmemu-md --list-bugs) under its cheapest detecting checker, and
+# correct code clean under each checker used: the fast subset of `make detection-matrix`
+# (scripts/detection-fast.sh, docs/detection-matrix.md; under a minute on 2 cores). Its
+# TSan shmemu-md is built in check-tsan's folder.
+PLANTS_TSAN_BUILD := $(if $(filter build,$(BUILD)),build-tsan,$(BUILD)-tsan)
+.PHONY: check-plants
+check-plants: $(MD_BIN)
+	$(MAKE) BUILD=$(PLANTS_TSAN_BUILD) SANITIZE=thread CC=clang $(PLANTS_TSAN_BUILD)/bin/shmemu-md
+	@scripts/detection-fast.sh $(MD_BIN) $(PLANTS_TSAN_BUILD)/bin/shmemu-md
+
 # The native suites, again and again, beside busy loops and a valgrind run (minutes):
 # finds tests that assume a quiet machine. LOAD_RUNS runs, LOAD_BUSY busy loops.
 LOAD_RUNS ?= 5
@@ -237,6 +247,7 @@ help:
 	@echo "make check-races     MD halo variants, pgas and emu suites under helgrind, DRD, TSan"
 	@echo "                     over 2-8 PEs, 1D-3D, pulse/fused, direct/signal (minutes)"
 	@echo "make detection-matrix  every planted bug under every checker: docs/detection-matrix.md"
+	@echo "make check-plants    every planted bug under its cheapest detecting checker (< 1 min)"
 	@echo "make bench           benchmarks; results in bench/RESULTS.md"
 	@echo "make bench-races     each race checker's slowdown and memory (bench/RESULTS.md)"
 	@echo "make fuzz-replay     every fuzz harness over its corpus (docs/fuzzing.md)"

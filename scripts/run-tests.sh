@@ -2,15 +2,16 @@
 # run-tests.sh: the README's second command, and what CI runs. Installs what is missing,
 # builds with -Werror, and runs the whole default suite: the cmocka suites natively, under
 # ASan+UBSan, under ThreadSanitizer, under helgrind and DRD, the check that each race
-# checker reports a planted race, a user's view (shmemu-run, race summaries, installed use),
+# checker reports a planted race, every planted protocol bug caught by its cheapest checker
+# (check-plants), a user's view (shmemu-run, race summaries, installed use),
 # every fuzz corpus replayed under ASan+UBSan, and every command README.md and docs/ show.
 # Ends with one line "N passed, N failed" over the stages.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh test || exit 1
 # check-user needs build-tsan (check-tsan); check-docs runs commands that need the programs.
-stages=(all test check-asan check-tsan check-helgrind check-drd check-tools check-user fuzz-replay
-        check-docs)
+stages=(all test check-asan check-tsan check-helgrind check-drd check-tools check-plants check-user
+        fuzz-replay check-docs)
 passed=0
 failed=0
 failed_names=()
