@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# detection-matrix.sh: runs every planted bug (shmemu/bugs.h) under every checker and
+# detection-matrix.sh: runs every planted bug (shmemu/bugs.h, md/src/md_bugs.h) under every checker and
 # writes the result, whole, to docs/detection-matrix.md (through a temporary file).
 #
 #   scripts/detection-matrix.sh [BUILD [TSAN_BUILD]]     (what `make detection-matrix` runs)
@@ -148,8 +148,8 @@ run_one() { # tool bug file config log
         first=$(head -1 <<<"$frames")
         local base plant_lines
         base=$(basename "$file")
-        local enum
-        enum=SHMEMU_BUG_$(tr 'a-z-' 'A-Z_' <<<"$bug")
+        local enum # MD_BUG_<NAME> (md's plants) or SHMEMU_BUG_<NAME> (the runtime's, the driver's)
+        enum=_BUG_$(tr 'a-z-' 'A-Z_' <<<"$bug")
         plant_lines=$(grep -n "$enum\b" "$file" | cut -d: -f1)
         for pl in $plant_lines; do
             if awk -F: -v f="$base" -v lo="$pl" -v hi="$((pl + 3))" \
@@ -292,7 +292,8 @@ tmp=$OUT.tmp.$$
     echo "Written by \`scripts/detection-matrix.sh\` (\`make detection-matrix\`); runs of ${ran_at//_/ },"
     echo "in $((end - start)) s on $(nproc) cores. Do not edit: run it again."
     echo
-    echo "Each bug of the catalogue (\`shmemu-md --list-bugs\`, pgas/include/shmemu/bugs.h) runs"
+    echo "Each bug of the catalogue (\`shmemu-md --list-bugs\`: md's, md/src/md_bugs.c, and the runtime's,"
+    echo "pgas/src/bugs.c) runs"
     echo "with \`SHMEMU_BUG=<name>\` in its configuration, \`--steps $STEPS\`, under each checker:"
     echo
     echo "- **checksum**: a native run; its last checksum against the 1-PE \`--halo serial\` run"
@@ -317,6 +318,13 @@ tmp=$OUT.tmp.$$
     echo "A hang report is shmemu's own (docs/pgas.md): a wait that nothing will satisfy,"
     echo "printed after \`SHMEMU_HANG_TIMEOUT\` seconds ($HANG_NATIVE natively and under TSan, $HANG_VG under valgrind)."
     echo "Per-run limit: $RUN_TIMEOUT s."
+    echo
+    echo "The fast subset, \`make check-plants\` (scripts/detection-fast.sh, part of the README's test"
+    echo "command), runs every bug under its cheapest checker of this table only, under a fixed"
+    echo "schedule (\`SHMEMU_SCHED\`, so a catch repeats on every run), and correct code once under"
+    echo "each checker it uses; it fails when a plant escapes or correct code is reported. Its"
+    echo "plan (bug, checker, schedule, and the system where it is not the catalogue's) is the"
+    echo "table at the top of the script; a bug added to the catalogue without a row fails it."
     if [ -n "${ONLY:-}" ]; then
         echo
         echo "**Partial run**: only these bugs ran (ONLY=...): ${ONLY}."
