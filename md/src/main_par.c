@@ -211,7 +211,7 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
            md_pos_to_double(sys->box.len[2]), o->data ? o->data : "fcc lattice");
     printf("# rc %g skin %g nstlist %d dt %g steps %ld shift %s\n", o->par.rc, o->par.skin,
            o->par.nstlist, o->par.dt, o->par.steps, o->par.shift ? "yes" : "no");
-    static const char *halo_name[] = {"fused", "pulse", "serial", "host"};
+    static const char *halo_name[] = {"fused", "pulse", "serial", "host", "direct26"};
     static const char *tr_name[] = {"auto", "direct", "signal"};
     printf("# decomposition %dx%dx%d (%d PE threads, halo %s, transport %s), pulses x %d y %d "
            "z %d, order %c%c%c\n", g.n[0], g.n[1], g.n[2], o->dd.pes, halo_name[o->halo],

@@ -46,13 +46,17 @@ void md_options_usage(FILE *f)
         "  --pes N               PE threads (default 1, or the product of --dd; at most 4096)\n"
         "  --dd AxBxC            domains along x, y, z (default: chosen from --pes and the box)\n"
         "  --dim-order zyx|xyz   pulse order of the dimensions (default zyx, as paper 000)\n"
-        "  --halo fused|pulse|host|serial  halo kernels: fused (paper 000 Alg. 3-6, default),\n"
-        "                        one kernel per pulse, the CPU-initiated baseline (per\n"
-        "                        pulse: pack kernel, host waits, host put, barrier, unpack\n"
-        "                        kernel; paper 000 Fig. 1), or the serial reference driver\n"
-        "                        (every PE simulated in one thread, no kernels: it refuses\n"
-        "                        --transport, --force-kernel, --bulk-copy, --graph, --timing\n"
-        "                        and SHMEMU_REPLAY, which it would ignore)\n"
+        "  --halo fused|pulse|host|direct26|serial  halo kernels: fused (paper 000 Alg.\n"
+        "                        3-6, default), one kernel per pulse, the CPU-initiated\n"
+        "                        baseline (per pulse: pack kernel, host waits, host put,\n"
+        "                        barrier, unpack kernel; paper 000 Fig. 1), HOOMD-blue's\n"
+        "                        direct exchange (direct26: ghosts to up to 26 neighbours\n"
+        "                        in one phase, no forces returned: each PE computes every\n"
+        "                        pair of its home atoms; domains at least the halo deep),\n"
+        "                        or the serial reference driver (every PE simulated in one\n"
+        "                        thread, no kernels: it refuses --transport, --force-kernel,\n"
+        "                        --bulk-copy, --graph, --timing and SHMEMU_REPLAY, which it\n"
+        "                        would ignore)\n"
         "  --transport direct|signal|auto  halo transport per pulse: direct stores through\n"
         "                        nvshmem_ptr, put-with-signal, or direct where nvshmem_ptr\n"
         "                        gives the peer (auto, default)\n"
@@ -301,9 +305,12 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
                 o->halo = MD_HALO_HOST;
             else if (!strcmp(val, "serial"))
                 o->halo = MD_HALO_SERIAL;
+            else if (!strcmp(val, "direct26"))
+                o->halo = MD_HALO_DIRECT26;
             else
-                return md_fail(err, "--halo '%s': give fused, pulse or serial, or host (the "
-                                    "CPU-initiated baseline)", val);
+                return md_fail(err, "--halo '%s': give fused, pulse or serial, host (the "
+                                    "CPU-initiated baseline) or direct26 (HOOMD's "
+                                    "26-neighbour exchange)", val);
         } else if (!strcmp(name, "--force-kernel")) {
             par_only = par_only ? par_only : "--force-kernel";
             if (!strcmp(val, "auto"))

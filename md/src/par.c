@@ -85,6 +85,7 @@ static const md_halo_ops *halo_variant(md_halo_kind k)
         return &md_halo_fused;
     case MD_HALO_HOST:
         return &md_halo_host;
+    case MD_HALO_DIRECT26: return &md_halo_direct26;
     default: /* MD_HALO_PULSE (MD_HALO_SERIAL never reaches the parallel driver) */
         return &md_halo_pulse;
     }
@@ -480,6 +481,7 @@ static void pe_teardown(md_par_pe *c)
     MD_CUDA(cudaEventDestroy(c->ev_nl));
     md_par_timer_free(&c->timer);
     md_par_graph_free(c);
+    md_par_d26_free(c); /* --halo direct26's buffers; nothing for the other variants */
     MD_CUDA(cudaFree(c->floc));
     MD_CUDA(cudaFree(c->xd_loc));
     MD_CUDA(cudaFree(c->xd_nl));

@@ -24,7 +24,9 @@
  * waits for it, transfers from the host (nvshmem_putmem) and synchronizes the PEs, then an
  * unpack kernel (par_host.c). */
 typedef enum {
-    MD_HALO_FUSED = 0, MD_HALO_PULSE = 1, MD_HALO_SERIAL = 2, MD_HALO_HOST = 3
+    MD_HALO_FUSED = 0, MD_HALO_PULSE = 1, MD_HALO_SERIAL = 2, MD_HALO_HOST = 3,
+    MD_HALO_DIRECT26 = 4 /* HOOMD-blue's direct exchange with up to 26 neighbours, one
+                          * phase, no force return (par_direct26.c) */
 } md_halo_kind;
 typedef enum { MD_TRANSPORT_AUTO = 0, MD_TRANSPORT_DIRECT = 1, MD_TRANSPORT_SIGNAL = 2 } md_transport;
 /* The force kernels' form (halo.h), the same bits either way. auto: the pair loop on the CPU

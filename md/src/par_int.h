@@ -82,6 +82,7 @@ typedef struct md_halo_ops {
 extern const md_halo_ops md_halo_fused; /* par_fused.c: paper 000 Alg. 3-6 */
 extern const md_halo_ops md_halo_pulse; /* par_pulse.c: kernels per pulse */
 extern const md_halo_ops md_halo_host;  /* par_host.c: CPU-initiated baseline */
+extern const md_halo_ops md_halo_direct26; /* par_direct26.c: HOOMD's direct exchange */
 
 struct md_par_pe {
     md_par_job *job;
@@ -129,6 +130,7 @@ struct md_par_pe {
     md_par_timer timer;
     void *graph_exec;          /* --graph: the instantiated step (cudaGraphExec_t) */
     long graph_builds, graph_launches;
+    struct md_par_d26 *d26;    /* --halo direct26's state (par_direct26.c); NULL otherwise */
 };
 
 static inline int64_t *md_par_x(md_par_pe *c, int d) { return c->xs + (int64_t)d * c->job->cap; }
@@ -162,6 +164,11 @@ static inline md_halo_args md_par_halo_args(md_par_pe *c, uint64_t seq, md_trole
 /* Search step (collective): redistribution, order, pulse table and its exchange, pair
  * lists, device pulse table, halo check. Returns -1 on every PE if one failed. */
 int md_par_search(md_par_pe *c, md_error *err);
+/* --halo direct26 (par_direct26.c), collective: the search after the redistribution
+ * (md_par_search hands over to it: ghost lists, pair lists, device tables); and at
+ * teardown, its buffers (nothing for the other variants). */
+int md_par_d26_search(md_par_pe *c, md_error *err);
+void md_par_d26_free(md_par_pe *c);
 /* Collective "did any PE fail": every PE passes its status, all get the same answer. */
 int md_par_any_failed(md_par_pe *c, int mine);
 /* Host side of symmetric memory (search and output steps): write this PE's sym[0, bytes)

@@ -436,6 +436,8 @@ int md_par_search(md_par_pe *c, md_error *err)
     redistribute(c);
     check_signals(c);
     md_dd_sort_home(&c->grid, pe);
+    if (c->job->opt.halo == MD_HALO_DIRECT26) /* its own ghost list (par_direct26.c) */
+        return md_par_d26_search(c, err);
     build_pulses(c);
     check_pulse_table(c);
     int failed = 0;
