@@ -293,8 +293,8 @@ tmp=$OUT.tmp.$$
     echo "in $((end - start)) s on $(nproc) cores. Do not edit: run it again."
     echo
     echo "Each bug of the catalogue (\`shmemu-md --list-bugs\`: md's, md/src/md_bugs.c, and the runtime's,"
-    echo "pgas/src/bugs.c) runs"
-    echo "with \`SHMEMU_BUG=<name>\` in its configuration, \`--steps $STEPS\`, under each checker:"
+    echo "pgas/src/bugs.c) runs with \`SHMEMU_BUG=<name>\` in its configuration, \`--steps $STEPS\`, under each"
+    echo "checker:"
     echo
     echo "- **checksum**: a native run; its last checksum against the 1-PE \`--halo serial\` run"
     echo "  of the same system (\"differs\" is a detection; a hang report too, and an error from"
