@@ -2,6 +2,8 @@
  * ordering.c: the tables of ordering operations (ordering.h): the correct one, and one per
  * planted runtime bug, each the correct table with exactly one operation weakened.
  */
+#include <string.h>
+
 #include "ordering.h"
 #include "shmemu/bugs.h"
 
@@ -20,7 +22,8 @@ static table quiet_noop = TABLE(PGAS_RELEASE, PGAS_ACQUIRE, true, false, true, t
 static table fence_noop = TABLE(PGAS_RELEASE, PGAS_ACQUIRE, true, true, false, true);
 static table barrier_no_hb = TABLE(PGAS_RELEASE, PGAS_ACQUIRE, true, true, true, false);
 
-const pgas_ordering_ops *pgas_ordering_ = &correct;
+/* The correct table until a job starts with a runtime bug active. */
+pgas_ordering_ops pgas_ordering_ = TABLE(PGAS_RELEASE, PGAS_ACQUIRE, true, true, true, true);
 
 void pgas_ordering_choose(void)
 {
@@ -37,5 +40,8 @@ void pgas_ordering_choose(void)
         t = &fence_noop;
     else if (shmemu_bug(SHMEMU_BUG_RT_BARRIER_NO_HB))
         t = &barrier_no_hb;
-    pgas_ordering_ = t;
+    /* Written only when it changes: correct code never writes it after start-up, so a job
+     * started beside another job's threads (an implicit job) shares nothing to race on. */
+    if (memcmp(&pgas_ordering_, t, sizeof *t) != 0)
+        pgas_ordering_ = *t;
 }

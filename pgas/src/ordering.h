@@ -29,10 +29,11 @@ typedef struct pgas_ordering_ops {
     bool barrier_hb;          /* barrier arrival/departure are happens-before edges */
 } pgas_ordering_ops;
 
-/* The table in force (never NULL; written only while no PE thread runs). */
-extern const pgas_ordering_ops *pgas_ordering_;
+/* The table in force: a copy of the chosen one, so that a check is one load of a global and
+ * a compare, as the plant check it replaced was (written only while no PE thread runs). */
+extern pgas_ordering_ops pgas_ordering_;
 
-static inline const pgas_ordering_ops *pgas_ordering(void) { return pgas_ordering_; }
+static inline const pgas_ordering_ops *pgas_ordering(void) { return &pgas_ordering_; }
 
 /* Chooses the table of the active bug (the correct one without a runtime bug). */
 void pgas_ordering_choose(void);
