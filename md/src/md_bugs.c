@@ -87,22 +87,22 @@ static const shmemu_bug_info catalogue[] = {
      CFG_2D PULSE_SIGNAL},
     {MD_BUG_X_DEP_OFFSET_OFF_BY_ONE, "x-dep-offset-off-by-one",
      "pulse table: depOffset (n_indep) one too large: the first forwarded atom is packed "
-     "before the wait for its pulse", "md/src/par_setup.c", CFG_2D FUSED_DIRECT},
+     "before the wait for its pulse", "md/src/par_steps.h", CFG_2D FUSED_DIRECT},
     {MD_BUG_COORD_SHIFT_SIGN, "coord-shift-sign",
-     "pulse table: the periodic coordShift has the wrong sign", "md/src/par_setup.c",
+     "pulse table: the periodic coordShift has the wrong sign", "md/src/par_steps.h",
      "--cells 4 --pes 2 --dd 2x1x1" FUSED_DIRECT},
     {MD_BUG_X_SEQ_NOT_INCREMENTED, "x-seq-not-incremented",
      "driver: the coordinate signal value is reused across steps (not incremented): every "
-     "wait after the first passes at once", "md/src/par.c", CFG_2D FUSED_DIRECT},
+     "wait after the first passes at once", "md/src/par_steps.h", CFG_2D FUSED_DIRECT},
     {MD_BUG_F_SENT_BEFORE_NONLOCAL, "f-sent-before-nonlocal",
      "driver: the force halo runs on the local stream, so the forces go back before the "
-     "non-local force kernel finished", "md/src/par.c", CFG_2D PULSE_DIRECT},
+     "non-local force kernel finished", "md/src/par_steps.h", CFG_2D PULSE_DIRECT},
     {MD_BUG_UPDATE_NO_WAIT_NONLOCAL, "update-no-wait-nonlocal",
      "driver: the closing kick does not wait for the non-local stream (force halo)",
-     "md/src/par.c", CFG_2D FUSED_SIGNAL},
+     "md/src/par_steps.h", CFG_2D FUSED_SIGNAL},
     {MD_BUG_NONLOCAL_NO_WAIT_UPDATE, "nonlocal-no-wait-update",
      "driver: the non-local stream does not wait for the drift: the coordinate halo packs "
-     "positions while they are updated", "md/src/par.c", CFG_3D FUSED_DIRECT},
+     "positions while they are updated", "md/src/par_steps.h", CFG_3D FUSED_DIRECT},
 };
 #undef S
 

@@ -5,9 +5,9 @@
  * driver around it. A plant lives inside the named step it breaks: the kernels
  * (md/src/kernels/) call the protocol's steps (kernels/halo_steps.h), each step holds
  * `if (md_bug(MD_BUG_X)) ...the mistake...; else ...the step...`, so the kernels read like
- * the paper's algorithms and the mistakes sit in one file. The driver's plants are in
- * par.c and par_setup.c. md_bugs.c holds the catalogue (name, the mistake, the plant's file,
- * the shmemu-md run that exercises it) and registers it with the runtime's before main();
+ * the paper's algorithms and the mistakes sit in one file; the driver's steps (its streams,
+ * exchange numbers and pulse table) do the same in par_steps.h. md_bugs.c holds the
+ * catalogue (name, the mistake, the plant's file, the shmemu-md run that exercises it) and registers it with the runtime's before main();
  * it also names the runs that exercise the runtime's own plants (SHMEMU_BUG_RT_*).
  * `shmemu-md --list-bugs` prints both, SHMEMU_BUG=<name> selects one.
  *
@@ -43,7 +43,7 @@ typedef enum md_bug_id {
     /* the force halo's steps (FusedCommUnpackF, the pulse kernels) */
     MD_BUG_F_DEPMGMT_WAIT_MISSING,
     MD_BUG_F_UNPACK_SYNC_MISSING,
-    /* the driver (par.c, par_setup.c) */
+    /* the driver's steps (par_steps.h: par.c's streams, par_setup.c's pulse table) */
     MD_BUG_X_DEP_OFFSET_OFF_BY_ONE,
     MD_BUG_COORD_SHIFT_SIGN,
     MD_BUG_X_SEQ_NOT_INCREMENTED,
@@ -55,15 +55,6 @@ typedef enum md_bug_id {
 
 /* True when `id` is the active bug: a plant's check (false under nvcc). */
 #define md_bug(id) shmemu_bug(id)
-
-/* The driver's plants still spell their bugs with the runtime's prefix (par.c, par_setup.c
- * predate md's catalogue); these names keep them compiling until they say md_bug(MD_BUG_...). */
-#define SHMEMU_BUG_X_DEP_OFFSET_OFF_BY_ONE MD_BUG_X_DEP_OFFSET_OFF_BY_ONE
-#define SHMEMU_BUG_COORD_SHIFT_SIGN MD_BUG_COORD_SHIFT_SIGN
-#define SHMEMU_BUG_X_SEQ_NOT_INCREMENTED MD_BUG_X_SEQ_NOT_INCREMENTED
-#define SHMEMU_BUG_F_SENT_BEFORE_NONLOCAL MD_BUG_F_SENT_BEFORE_NONLOCAL
-#define SHMEMU_BUG_UPDATE_NO_WAIT_NONLOCAL MD_BUG_UPDATE_NO_WAIT_NONLOCAL
-#define SHMEMU_BUG_NONLOCAL_NO_WAIT_UPDATE MD_BUG_NONLOCAL_NO_WAIT_UPDATE
 
 /* md's catalogue: n entries, ids MD_BUG_X_DEP_WAIT_MISSING .. MD_BUG_END - 1 in order. */
 const shmemu_bug_info *md_bugs_catalogue(size_t *n);

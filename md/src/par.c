@@ -37,8 +37,8 @@
 #include "kinetic.h"
 #include "md_assert.h"
 #include "par_int.h"
+#include "par_steps.h"
 #include "params.h"
-#include "shmemu/bugs.h"
 #include "shmemu/pgas.h"
 #include "sim.h"
 #include "util.h"
@@ -175,19 +175,17 @@ static void update(md_par_pe *c, bool drift_too)
 static void forces(md_par_pe *c, bool search, bool energy)
 {
     MD_CUDA(cudaStreamWaitEvent(c->s_loc, c->ev_upd, 0));
-    if (!shmemu_bug(SHMEMU_BUG_NONLOCAL_NO_WAIT_UPDATE))
-        MD_CUDA(cudaStreamWaitEvent(c->s_nl, c->ev_upd, 0));
+    md_nonlocal_after_update(c);
     nonbonded(c, false, energy);                 /* Local Non-bonded F, local stream */
     MD_CUDA(cudaEventRecord(c->ev_loc, c->s_loc));
     if (!search)
         halo_x(c);                               /* FusedPackCommX, non-local stream */
     nonbonded(c, true, energy);                  /* Non-Local Non-bonded F */
-    halo_f(c, shmemu_bug(SHMEMU_BUG_F_SENT_BEFORE_NONLOCAL) ? c->s_loc : c->s_nl);
+    halo_f(c, md_force_halo_stream(c));
                                                  /* FusedCommUnpackF */
     MD_CUDA(cudaEventRecord(c->ev_nl, c->s_nl));
     MD_CUDA(cudaStreamWaitEvent(c->s_upd, c->ev_loc, 0));
-    if (!shmemu_bug(SHMEMU_BUG_UPDATE_NO_WAIT_NONLOCAL))
-        MD_CUDA(cudaStreamWaitEvent(c->s_upd, c->ev_nl, 0));
+    md_update_after_nonlocal(c);
 }
 
 /* ---- output: global sums ------------------------------------------------------------------ */
@@ -416,7 +414,7 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
     c->G = G;
     c->force = job->opt.force != MD_FORCE_AUTO ? job->opt.force : MD_FORCE_BUILD_DEFAULT;
     c->halo = halo_variant(job->opt.halo);
-    c->seq_x_stuck = shmemu_bug(SHMEMU_BUG_X_SEQ_NOT_INCREMENTED);
+    c->seq_x_stuck = !md_x_seq_advances();
     md_dev_alloc((void **)&c->floc, 3 * cap * sizeof(int64_t), "floc");
     md_dev_alloc((void **)&c->xd_loc, 3 * cap * sizeof(double), "xd_loc");
     md_dev_alloc((void **)&c->xd_nl, 3 * cap * sizeof(double), "xd_nl");

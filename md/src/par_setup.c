@@ -29,6 +29,7 @@
 #include "fixed.h"
 #include "md_assert.h"
 #include "par_int.h"
+#include "par_steps.h"
 #include "shmemu/bugs.h"
 #include "util.h"
 
@@ -318,13 +319,10 @@ static void device_pulses(md_par_pe *c)
         m->recv_size = hp->recv_size;
         m->atom_offset = hp->atom_offset;
         m->remote_offset = remote_offset;
-        m->n_indep = hp->n_indep;
-        if (shmemu_bug(SHMEMU_BUG_X_DEP_OFFSET_OFF_BY_ONE) && m->n_indep < m->send_size)
-            m->n_indep++;
+        m->n_indep = md_pulse_n_indep(hp->n_indep, m->send_size);
         m->dep_mask = hp->dep_mask;
         for (int d = 0; d < 3; d++)
-            m->shift[d] = shmemu_bug(SHMEMU_BUG_COORD_SHIFT_SIGN) ? -hp->coord_shift[d]
-                                                                   : hp->coord_shift[d];
+            m->shift[d] = md_pulse_shift(hp->coord_shift[d]);
         m->index_map = c->imap + (int64_t)p * cap;
         MD_CUDA(cudaMemcpy(c->imap + (int64_t)p * cap, hp->index_map,
                            (size_t)hp->send_size * sizeof(int32_t), cudaMemcpyHostToDevice));
