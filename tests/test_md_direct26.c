@@ -90,6 +90,10 @@ static void expect_same(const md_system *sys, const md_params *par, const int g[
     }
     if (o.check_halo)
         assert_true(res.halo_checks > 0);
+    /* the routes PE 0 reports are its neighbour directions, each on the transport asked */
+    const int dirs = (g[0] > 1 ? 3 : 1) * (g[1] > 1 ? 3 : 1) * (g[2] > 1 ? 3 : 1) - 1;
+    assert_int_equal(res.direct_pulses + res.signal_pulses, dirs);
+    assert_int_equal(o.transport == MD_TRANSPORT_SIGNAL ? res.direct_pulses : res.signal_pulses, 0);
 }
 
 /* Every decomposition, both transports; ghost slots id-checked in the 2D and 3D cases. */

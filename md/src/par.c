@@ -597,11 +597,15 @@ static void results(md_par_pe *c, double t0, double t1, double t2, int rc, const
         job->res.dtime_ms[k] = 1e-6 * c->timer.dev_ns[k];
     job->res.graph_launches = c->graph_launches;
     job->res.graph_builds = c->graph_builds;
-    for (int p = 0; p < c->grid.total_pulses; p++) {
-        job->res.direct_pulses += c->hdp[p].xport != MD_XPORT_SIGNAL;
-        job->res.signal_pulses += c->hdp[p].xport == MD_XPORT_SIGNAL;
-        job->res.bulk_pulses += c->hdp[p].xport == MD_XPORT_BULK;
-    }
+    if (c->halo->count_routes != NULL)
+        c->halo->count_routes(c, &job->res.direct_pulses, &job->res.signal_pulses,
+                              &job->res.bulk_pulses);
+    else
+        for (int p = 0; p < c->grid.total_pulses; p++) {
+            job->res.direct_pulses += c->hdp[p].xport != MD_XPORT_SIGNAL;
+            job->res.signal_pulses += c->hdp[p].xport == MD_XPORT_SIGNAL;
+            job->res.bulk_pulses += c->hdp[p].xport == MD_XPORT_BULK;
+        }
     if (rc != 0)
         job->err = *err;
 }

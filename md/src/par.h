@@ -104,7 +104,8 @@ typedef struct md_par_result {
     double setup_seconds;
     int grid[3], pulses[3];
     int64_t halo_checks;     /* halo slots verified by check_halo */
-    int direct_pulses;       /* pulse directions that used the direct path (PE 0) */
+    int direct_pulses;       /* pulses (direct26: neighbour directions) on the direct path
+                                (PE 0) */
     int signal_pulses;
     int bulk_pulses;         /* of the direct ones, those with bulk copies (PE 0) */
     double phase_ms[MD_NPHASE]; /* opt.phase_times: PE 0's device ms per phase, summed */

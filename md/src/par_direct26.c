@@ -535,4 +535,17 @@ static void d26_f(md_par_pe *c, cudaStream_t s)
     MD_CUDA(cudaGetLastError()); /* the launches */
 }
 
-const md_halo_ops md_halo_direct26 = {"direct26", true, d26_x, d26_f};
+/* The routes are the neighbour directions of the last search. */
+static void d26_routes(const md_par_pe *c, int *direct, int *signal, int *bulk)
+{
+    const md_par_d26 *d = c->d26;
+    if (d == NULL) /* refused before its first search */
+        return;
+    for (int k = 0; k < d->ndir; k++) {
+        *direct += d->hnbr[k].m.xport != MD_XPORT_SIGNAL;
+        *signal += d->hnbr[k].m.xport == MD_XPORT_SIGNAL;
+        *bulk += d->hnbr[k].m.xport == MD_XPORT_BULK;
+    }
+}
+
+const md_halo_ops md_halo_direct26 = {"direct26", true, d26_x, d26_f, d26_routes};

@@ -77,6 +77,8 @@ typedef struct md_halo_ops {
     bool graph_ok;  /* a step can be captured as a CUDA graph (no host wait inside it) */
     void (*exchange_x)(md_par_pe *c, cudaStream_t s); /* coordinate halo of a step, on s */
     void (*exchange_f)(md_par_pe *c, cudaStream_t s); /* force halo of a step, on s */
+    /* The routes of the last search by transport (NULL: the pulse table's pulses, par.c). */
+    void (*count_routes)(const md_par_pe *c, int *direct, int *signal, int *bulk);
 } md_halo_ops;
 
 extern const md_halo_ops md_halo_fused; /* par_fused.c: paper 000 Alg. 3-6 */
