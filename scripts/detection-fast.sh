@@ -90,26 +90,8 @@ if [ -n "$missing" ]; then
     exit 1
 fi
 
-# Splits a config into env words (VAR=value) and shmemu-md arguments (+ --steps).
-split_config() { # config -> ENVS ARGS
-    ENVS=()
-    ARGS=()
-    for w in $1; do
-        if [[ "$w" =~ ^[A-Z_][A-Z0-9_]*= ]]; then ENVS+=("$w"); else ARGS+=("$w"); fi
-    done
-    ARGS+=(--steps "$STEPS")
-}
-
-# The reference checksum: 1 PE, serial halo, the same system and steps.
-reference() { # config
-    split_config "$1"
-    local sys=() skip=0
-    for w in "${ARGS[@]}"; do
-        if [ "$skip" = 1 ]; then skip=0; continue; fi
-        case "$w" in --pes | --dd | --halo | --transport | --bulk-copy) skip=1 ;; *) sys+=("$w") ;; esac
-    done
-    "$MD" "${sys[@]}" --pes 1 --halo serial 2>/dev/null | awk '$1 == "checksum" { s = $2 } END { print s }'
-}
+# split_config, reference (the configurations of the catalogue)
+. scripts/plant_config.sh
 
 # One run; prints "detected <how>" or "clean" (or "failed <why>") and its seconds.
 run_one() { # bug ("" = correct code) checker schedule config log
