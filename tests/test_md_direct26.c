@@ -53,17 +53,6 @@ static int run(const md_system *sys, const md_params *par, const int g[3], md_pa
     return md_par_run(sys, par, &dd, &o, record, r, res, err);
 }
 
-static void serial_ref(const md_system *sys, const md_params *par, uint64_t *out)
-{
-    md_sim *s = md_test_sim(sys, par, 1, 1, 1, false);
-    out[0] = md_sim_checksum(s);
-    for (long k = 1; k <= par->steps; k++) {
-        md_test_step(s, false);
-        out[k] = md_sim_checksum(s);
-    }
-    md_sim_destroy(s);
-}
-
 /* direct26 with o against the staged run ref and the serial checksums at every step. */
 static void expect_same(const md_system *sys, const md_params *par, const int g[3],
                         md_par_opts o, const rec *ref, const uint64_t *serial)
@@ -111,7 +100,7 @@ static void test_match_staged(void **state)
     else
         system_of(&sys, &par, 8, 8, 8);
     uint64_t serial[MAXSTEPS + 1];
-    serial_ref(&sys, &par, serial);
+    md_test_serial_checksums(&sys, &par, serial);
     const size_t n = md_test_valgrind() ? 1 : sizeof g / sizeof *g;
     for (size_t k = 0; k < n; k++) {
         md_par_opts o;
@@ -144,7 +133,7 @@ static void test_force_threads(void **state)
     }
     system_of(&sys, &par, 8, 8, 4);
     uint64_t serial[MAXSTEPS + 1];
-    serial_ref(&sys, &par, serial);
+    md_test_serial_checksums(&sys, &par, serial);
     const int g[3] = {2, 2, 1};
     md_par_opts o;
     md_par_opts_default(&o);

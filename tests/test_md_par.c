@@ -43,18 +43,6 @@ static int record(const md_thermo *t, void *ctx)
     return 0;
 }
 
-/* Serial reference checksums of steps 0..steps (1 PE). */
-static void serial_ref(const md_system *sys, const md_params *par, uint64_t *out)
-{
-    md_sim *s = md_test_sim(sys, par, 1, 1, 1, false);
-    out[0] = md_sim_checksum(s);
-    for (long k = 1; k <= par->steps; k++) {
-        md_test_step(s, false);
-        out[k] = md_sim_checksum(s);
-    }
-    md_sim_destroy(s);
-}
-
 static const char *halo_str(md_halo_kind h)
 {
     return h == MD_HALO_PULSE ? "pulse" : h == MD_HALO_HOST ? "host" : "fused";
@@ -116,7 +104,7 @@ static void test_matrix_fused(void **state)
     md_params par;
     small_system(&sys, &par, 11, 4, 4);
     uint64_t ref[MAXSTEPS + 1];
-    serial_ref(&sys, &par, ref);
+    md_test_serial_checksums(&sys, &par, ref);
     size_t n = md_test_valgrind() ? 1 : sizeof g / sizeof *g;
     for (size_t k = 0; k < n; k++)
         par_run(&sys, &par, g[k][0], g[k][1], g[k][2], false, MD_HALO_FUSED,
@@ -132,7 +120,7 @@ static void test_variants(void **state)
     md_params par;
     small_system(&sys, &par, 6, 6, 6);
     uint64_t ref[MAXSTEPS + 1];
-    serial_ref(&sys, &par, ref);
+    md_test_serial_checksums(&sys, &par, ref);
     static const int g[][3] = {{2, 2, 1}, {2, 1, 2}};
     int reps = md_test_valgrind() ? 1 : 2;
     for (int k = 0; k < (md_test_valgrind() ? 1 : 2); k++)
@@ -153,7 +141,7 @@ static void test_two_pulses(void **state)
     md_params par;
     small_system(&sys, &par, 8, 4, 4);
     uint64_t ref[MAXSTEPS + 1];
-    serial_ref(&sys, &par, ref);
+    md_test_serial_checksums(&sys, &par, ref);
     for (int h = 0; h < 2; h++)
         for (int t = 1; t <= 2; t++) {
             if (md_test_valgrind() && t != 2 - h)
@@ -176,7 +164,7 @@ static void test_halo_contents(void **state)
     small_system(&sys, &par, 6, 6, 6);
     par.steps = md_test_scaled(4, 2);
     uint64_t ref[MAXSTEPS + 1];
-    serial_ref(&sys, &par, ref);
+    md_test_serial_checksums(&sys, &par, ref);
     static const int g[][3] = {{2, 1, 1}, {1, 2, 2}, {2, 2, 2}};
     for (size_t k = 0; k < 3; k++)
         for (int h = 0; h < 2; h++)
@@ -230,7 +218,7 @@ static void test_phase_times(void **state)
     md_params par;
     small_system(&sys, &par, 6, 6, 6);
     uint64_t ref[MAXSTEPS + 1];
-    serial_ref(&sys, &par, ref);
+    md_test_serial_checksums(&sys, &par, ref);
     for (int h = 0; h < 5; h++) {
         const int pes = h == 0 ? 1 : 2;
         md_ddparams dd = md_test_ddparams(pes, 1, 1, false);
@@ -271,7 +259,7 @@ static void test_host_baseline(void **state)
     md_params par;
     small_system(&sys, &par, 8, 4, 4);
     uint64_t ref[MAXSTEPS + 1];
-    serial_ref(&sys, &par, ref);
+    md_test_serial_checksums(&sys, &par, ref);
     static const int g[][3] = {{2, 1, 1}, {2, 2, 1}, {4, 1, 1}};
     for (size_t k = 0; k < 3; k++)
         for (int t = 1; t <= 2; t++)
@@ -292,7 +280,7 @@ static void test_force_threads(void **state)
     small_system(&sys, &par, 6, 6, 6);
     par.steps = md_test_scaled(4, 2);
     uint64_t ref[MAXSTEPS + 1];
-    serial_ref(&sys, &par, ref);
+    md_test_serial_checksums(&sys, &par, ref);
     static const int g[][3] = {{1, 1, 1}, {2, 1, 1}, {1, 2, 2}};
     for (size_t k = 0; k < 3; k++)
         for (int h = 0; h < 3; h++) {
@@ -355,7 +343,7 @@ static void test_bulk_copy(void **state)
     small_system(&sys, &par, 8, 4, 4);
     par.steps = md_test_scaled(7, 4);
     uint64_t ref[MAXSTEPS + 1];
-    serial_ref(&sys, &par, ref);
+    md_test_serial_checksums(&sys, &par, ref);
     static const struct {
         int g[3];
         md_halo_kind halo;

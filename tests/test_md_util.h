@@ -97,6 +97,20 @@ static inline void md_test_step(md_sim *s, bool energy)
         fail_msg("md_sim_step: %s", err.msg);
 }
 
+/* The serial driver's checksums of steps 0..par->steps (1 PE): the reference every
+ * parallel run must equal at every step. */
+static inline void md_test_serial_checksums(const md_system *sys, const md_params *par,
+                                            uint64_t *out)
+{
+    md_sim *s = md_test_sim(sys, par, 1, 1, 1, false);
+    out[0] = md_sim_checksum(s);
+    for (long k = 1; k <= par->steps; k++) {
+        md_test_step(s, false);
+        out[k] = md_sim_checksum(s);
+    }
+    md_sim_destroy(s);
+}
+
 /* Parses a space-separated command line as shmemu-md's options (argv[0] "shmemu-md"). */
 static inline int md_test_parse_line(md_options *o, md_error *err, const char *line)
 {

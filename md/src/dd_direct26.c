@@ -105,21 +105,14 @@ void md_d26_sends(const md_grid *g, const int cell[3], const md_atoms *at, int32
     free(mask);
 }
 
-void md_d26_region(const md_grid *g, const int cell[3], md_region *reg)
+void md_d26_region(const md_grid *g, const md_pe *pe, md_region *reg)
 {
-    for (int d = 0; d < 3; d++) {
-        reg->box[d] = g->box[d];
-        if (g->n[d] == 1) {
-            reg->periodic[d] = true;
-            reg->origin[d] = 0;
-            reg->extent[d] = g->box[d];
-        } else {
-            reg->periodic[d] = false;
-            reg->origin[d] = g->bound[d][cell[d]] - g->rhalo;
-            reg->extent[d] = g->bound[d][cell[d] + 1] - g->bound[d][cell[d]] + 2 * g->rhalo;
+    md_pe_region(g, pe, reg); /* the eighth shell's: the domain and rhalo above it */
+    for (int d = 0; d < 3; d++)
+        if (!reg->periodic[d]) {
+            reg->origin[d] -= g->rhalo;
+            reg->extent[d] += g->rhalo;
         }
-    }
-    reg->rsearch = g->rhalo;
 }
 
 static void reserve(md_pairlist *pl, int64_t nent, int64_t npairs)

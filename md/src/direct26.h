@@ -61,7 +61,7 @@ void md_d26_sends(const md_grid *g, const int cell[3], const md_atoms *at, int32
 
 /* The search region of a direct26 PE: its domain widened by rhalo on both sides along
  * decomposed dimensions, periodic along the others. */
-void md_d26_region(const md_grid *g, const int cell[3], md_region *reg);
+void md_d26_region(const md_grid *g, const md_pe *pe, md_region *reg);
 
 /* Splits a non-local list (i home, j ghost, i < j) by global id: pairs with id[i] < id[j]
  * into own, the others into other; entry order and j order kept, empty entries dropped. */

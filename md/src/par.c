@@ -479,7 +479,8 @@ static void pe_teardown(md_par_pe *c)
     MD_CUDA(cudaEventDestroy(c->ev_nl));
     md_par_timer_free(&c->timer);
     md_par_graph_free(c);
-    md_par_d26_free(c); /* --halo direct26's buffers; nothing for the other variants */
+    if (c->halo->release != NULL)
+        c->halo->release(c);
     MD_CUDA(cudaFree(c->floc));
     MD_CUDA(cudaFree(c->xd_loc));
     MD_CUDA(cudaFree(c->xd_nl));

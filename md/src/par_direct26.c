@@ -3,7 +3,7 @@
  * (Glaser et al. 2015, §4.3 and §5.3; docs/papers.md) as a halo variant of the parallel
  * driver. docs/md.md "Direct exchange (--halo direct26)" has the whole argument.
  *
- * Search step (md_par_d26_search, which md_par_search hands over to after its
+ * Search step (d26_search, the variant's search, which md_par_search calls after its
  * redistribution: every atom to the PE that owns its wrapped position, home atoms sorted by
  * (search cell, id): the same migration as the staged variants):
  *   1. the ghost lists, HOOMD's way (dd_direct26.c): each home atom's set of neighbour
@@ -111,7 +111,7 @@ static md_par_d26 *d26_alloc(md_par_pe *c)
     return d;
 }
 
-void md_par_d26_free(md_par_pe *c)
+static void d26_release(md_par_pe *c)
 {
     md_par_d26 *d = c->d26;
     if (!d)
@@ -245,32 +245,6 @@ static void exchange_offsets(md_par_pe *c)
     nvshmem_barrier_all();
 }
 
-/* A pair list's arrays to the device (grown as needed); *dev gets the device pointers. */
-static void upload_list(const md_pairlist *h, md_ientry **ent, int32_t **jl, int64_t *cap_ent,
-                        int64_t *cap_jl, md_pairlist *dev)
-{
-    if (h->nent > *cap_ent || !*ent) {
-        MD_CUDA(cudaFree(*ent));
-        *cap_ent = h->nent + h->nent / 4 + 16;
-        md_dev_alloc((void **)ent, (size_t)*cap_ent * sizeof(md_ientry), "d26 list entries");
-    }
-    if (h->npairs > *cap_jl || !*jl) {
-        MD_CUDA(cudaFree(*jl));
-        *cap_jl = h->npairs + h->npairs / 4 + 16;
-        md_dev_alloc((void **)jl, (size_t)*cap_jl * sizeof(int32_t), "d26 list j");
-    }
-    if (h->nent > 0)
-        MD_CUDA(cudaMemcpy(*ent, h->ent, (size_t)h->nent * sizeof(md_ientry),
-                           cudaMemcpyHostToDevice));
-    if (h->npairs > 0)
-        MD_CUDA(cudaMemcpy(*jl, h->j, (size_t)h->npairs * sizeof(int32_t), cudaMemcpyHostToDevice));
-    *dev = *h;
-    dev->ent = *ent;
-    dev->j = *jl;
-    dev->cap_ent = *cap_ent;
-    dev->cap_j = *cap_jl;
-}
-
 /* The device neighbour table, the index maps and the three pair lists. */
 static void device_tables(md_par_pe *c)
 {
@@ -315,12 +289,10 @@ static void device_tables(md_par_pe *c)
         }
     }
     MD_CUDA(cudaMemcpy(d->nbr, d->hnbr, MD_D26_DIRS * sizeof *d->nbr, cudaMemcpyHostToDevice));
-    md_pairlist dev[2], other;
-    upload_list(&c->pe.local, &c->ent[0], &c->jlist[0], &c->cap_ent[0], &c->cap_jl[0], &dev[0]);
-    upload_list(&c->pe.nonlocal, &c->ent[1], &c->jlist[1], &c->cap_ent[1], &c->cap_jl[1],
-                &dev[1]);
-    upload_list(&d->other, &d->ent, &d->jl, &d->cap_ent, &d->cap_jl, &other);
-    MD_CUDA(cudaMemcpy(c->lists, dev, sizeof dev, cudaMemcpyHostToDevice));
+    md_par_device_lists(c, &c->pe.nonlocal); /* its `own` half */
+    md_pairlist other;
+    md_par_upload_list(&d->other, &d->ent, &d->jl, &d->cap_ent, &d->cap_jl, &other,
+                       "d26 other pair list");
     MD_CUDA(cudaMemcpy(d->list_other, &other, sizeof other, cudaMemcpyHostToDevice));
 }
 
@@ -330,41 +302,22 @@ static int64_t selftest(md_par_pe *c, md_error *err)
 {
     md_par_d26 *d = c->d26;
     md_pe *pe = &c->pe;
-    int64_t *code[3];
-    for (int e = 0; e < 3; e++) {
-        code[e] = (int64_t *)md_xmalloc((size_t)pe->at.n * sizeof(int64_t) + 1);
-        for (int32_t i = 0; i < pe->n_home; i++)
-            code[e][i] = pe->at.id[i] * 8 + e;
-        MD_CUDA(cudaMemcpy(md_par_x(c, e), code[e], (size_t)pe->n_home * sizeof(int64_t),
-                   cudaMemcpyHostToDevice));
-    }
-    MD_CUDA(cudaDeviceSynchronize());
-    nvshmem_barrier_all();
-    c->halo->exchange_x(c, c->s_nl);
-    MD_CUDA(cudaDeviceSynchronize());
-    for (int e = 0; e < 3; e++)
-        MD_CUDA(cudaMemcpy(code[e], md_par_x(c, e), (size_t)pe->at.n * sizeof(int64_t),
-                   cudaMemcpyDeviceToHost));
+    int64_t *code = md_par_halo_codes(c);
     int64_t bad = 0;
     for (int k = 0; k < d->ndir; k++)
         for (int32_t s = 0; s < d->recv_size[k]; s++) {
             const int32_t g = d->atom_offset[k] + s;
             for (int e = 0; e < 3; e++) {
                 const int64_t want = pe->at.id[g] * 8 + e - d->dir[k].shift[e];
-                if (code[e][g] != want && !bad++)
-                    md_fail(err, "PE %d: direct26 ghost slot %d (atom %lld, direction %d) "
-                            "holds code %lld in %c, expected %lld", c->me, g,
-                            (long long)pe->at.id[g], d->dir[k].code, (long long)code[e][g],
+                const int64_t got = code[(size_t)e * pe->at.n + g];
+                if (got != want && !bad++)
+                    md_fail(err, "direct26 ghost slot %d (atom %lld, direction %d) "
+                            "holds code %lld in %c, expected %lld", g,
+                            (long long)pe->at.id[g], d->dir[k].code, (long long)got,
                             'x' + e, (long long)want);
             }
         }
-    c->halo_checks += pe->at.n - pe->n_home;
-    for (int e = 0; e < 3; e++)
-        free(code[e]);
-    nvshmem_barrier_all();
-    for (int e = 0; e < 3; e++)
-        MD_CUDA(cudaMemcpy(md_par_x(c, e), pe->at.x[e], (size_t)pe->at.n * sizeof(int64_t),
-                   cudaMemcpyHostToDevice));
+    md_par_halo_codes_done(c, code);
     return bad;
 }
 
@@ -389,11 +342,10 @@ static void check_words(md_par_pe *c)
     }
 }
 
-int md_par_d26_search(md_par_pe *c, md_error *err)
+static int d26_search(md_par_pe *c, md_error *err)
 {
     md_pe *pe = &c->pe;
     const md_grid *g = &c->grid;
-    const int32_t cap = c->job->cap;
     if (!md_d26_fits(g)) /* the grid is the same on every PE: all return here */
         return c->me != 0 ? md_fail(err, "another PE failed at the search")
                           : md_fail(err, "--halo direct26: the domains are thinner than the "
@@ -413,7 +365,7 @@ int md_par_d26_search(md_par_pe *c, md_error *err)
     int failed = setup_exchange(c, err);
     exchange_offsets(c);
     if (!failed) {
-        md_d26_region(g, pe->cell, &d->region);
+        md_d26_region(g, pe, &d->region);
         if (md_pairlist_build(&pe->local, &d->all, &pe->cells, &d->region, &pe->at, pe->at.n,
                               pe->n_home, c->lj.rlist2, err) != 0)
             failed = 1;
@@ -423,15 +375,7 @@ int md_par_d26_search(md_par_pe *c, md_error *err)
     if (md_par_any_failed(c, failed))
         return failed ? -1 : md_fail(err, "another PE failed at the search");
     device_tables(c);
-    for (int e = 0; e < 3; e++) {
-        MD_CUDA(cudaMemcpy(md_par_x(c, e), pe->at.x[e], (size_t)pe->at.n * sizeof(int64_t),
-                   cudaMemcpyHostToDevice));
-        MD_CUDA(cudaMemcpy(c->ps + (int64_t)e * cap, pe->at.p[e],
-                           (size_t)pe->n_home * sizeof(int64_t),
-                   cudaMemcpyHostToDevice));
-    }
-    MD_CUDA(cudaMemcpy(c->type, pe->at.type, (size_t)pe->n_home * sizeof(int32_t),
-               cudaMemcpyHostToDevice));
+    md_par_upload_state(c);
     if (c->job->opt.check_halo) {
         const int64_t bad = selftest(c, err);
         if (md_par_any_failed(c, bad != 0))
@@ -548,4 +492,5 @@ static void d26_routes(const md_par_pe *c, int *direct, int *signal, int *bulk)
     }
 }
 
-const md_halo_ops md_halo_direct26 = {"direct26", true, d26_x, d26_f, d26_routes};
+const md_halo_ops md_halo_direct26 = {"direct26", true, d26_x, d26_f,
+                                       d26_search, d26_routes, d26_release};

@@ -31,4 +31,4 @@ static void fused_f(md_par_pe *c, cudaStream_t s)
     MD_CUDA(cudaGetLastError()); /* the launch */
 }
 
-const md_halo_ops md_halo_fused = {"fused", true, fused_x, fused_f, NULL};
+const md_halo_ops md_halo_fused = {"fused", true, fused_x, fused_f, md_par_pulse_search, NULL, NULL};

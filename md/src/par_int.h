@@ -67,9 +67,10 @@ void md_par_timer_step(md_par_timer *t, bool count);
 
 typedef struct md_par_pe md_par_pe;
 
-/* A halo variant: how one step's coordinate halo and force halo are issued. par.c picks one
- * per run (halo_variant) and calls it once per step, with the phase's timer marks around
- * it; the search's halo test (par_setup.c) calls exchange_x too. One file per variant.
+/* A halo variant: how the halo is set up at a search and how one step's coordinate halo
+ * and force halo are issued. par.c picks one per run (halo_variant) and calls it once per
+ * step, with the phase's timer marks around it; md_par_search calls its search after the
+ * redistribution, and the search's halo test calls exchange_x too. One file per variant.
  * Adding one: a file defining its md_halo_ops, a value of md_halo_kind (par.h) and a case in
  * par.c's halo_variant. */
 typedef struct md_halo_ops {
@@ -77,8 +78,13 @@ typedef struct md_halo_ops {
     bool graph_ok;  /* a step can be captured as a CUDA graph (no host wait inside it) */
     void (*exchange_x)(md_par_pe *c, cudaStream_t s); /* coordinate halo of a step, on s */
     void (*exchange_f)(md_par_pe *c, cudaStream_t s); /* force halo of a step, on s */
+    /* Collective, after the redistribution and the home sort: the halo, the pair lists and
+     * the device tables (md_par_pulse_search: the staged pulses). -1 on every PE if one
+     * failed. */
+    int (*search)(md_par_pe *c, md_error *err);
     /* The routes of the last search by transport (NULL: the pulse table's pulses, par.c). */
     void (*count_routes)(const md_par_pe *c, int *direct, int *signal, int *bulk);
+    void (*release)(md_par_pe *c); /* at teardown, the variant's own buffers (or NULL) */
 } md_halo_ops;
 
 extern const md_halo_ops md_halo_fused; /* par_fused.c: paper 000 Alg. 3-6 */
@@ -163,14 +169,26 @@ static inline md_halo_args md_par_halo_args(md_par_pe *c, uint64_t seq, md_trole
     return a;
 }
 
-/* Search step (collective): redistribution, order, pulse table and its exchange, pair
- * lists, device pulse table, halo check. Returns -1 on every PE if one failed. */
+/* Search step (collective): redistribution, order, then the variant's search. Returns -1
+ * on every PE if one failed. */
 int md_par_search(md_par_pe *c, md_error *err);
-/* --halo direct26 (par_direct26.c), collective: the search after the redistribution
- * (md_par_search hands over to it: ghost lists, pair lists, device tables); and at
- * teardown, its buffers (nothing for the other variants). */
-int md_par_d26_search(md_par_pe *c, md_error *err);
-void md_par_d26_free(md_par_pe *c);
+/* The staged variants' search (fused, pulse, host): pulse table and its exchange, pair
+ * lists, device pulse table, halo check. */
+int md_par_pulse_search(md_par_pe *c, md_error *err);
+/* Pair list h to the device: its arrays grown as needed (named `name` if that fails) and
+ * copied; *dev gets h with the device pointers. */
+void md_par_upload_list(const md_pairlist *h, md_ientry **ent, int32_t **jl,
+                        int64_t *cap_ent, int64_t *cap_jl, md_pairlist *dev, const char *name);
+/* The local list and `nonlocal` (the list the non-local force kernel runs) to the device. */
+void md_par_device_lists(md_par_pe *c, const md_pairlist *nonlocal);
+/* After a search: home and halo positions, home momenta and types to the device. */
+void md_par_upload_state(md_par_pe *c);
+/* --check's halo test, common part (collective): every home atom's coordinates become its
+ * id code (id * 8 + dimension), the run's exchange_x fills the halo; returns what the PE
+ * then holds, [3][at.n] (free with md_par_halo_codes_done, which also restores the
+ * positions and counts the slots checked). */
+int64_t *md_par_halo_codes(md_par_pe *c);
+void md_par_halo_codes_done(md_par_pe *c, int64_t *code);
 /* Collective "did any PE fail": every PE passes its status, all get the same answer. */
 int md_par_any_failed(md_par_pe *c, int mine);
 /* Host side of symmetric memory (search and output steps): write this PE's sym[0, bytes)

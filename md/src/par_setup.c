@@ -347,36 +347,85 @@ static void device_pulses(md_par_pe *c)
     MD_CUDA(cudaMemcpy(c->dp, c->hdp, MD_KMAX_PULSES * sizeof *c->dp, cudaMemcpyHostToDevice));
 }
 
-/* The pair lists' device copies: the arrays (grown as needed) and the two structs. */
-static void device_lists(md_par_pe *c)
+void md_par_upload_list(const md_pairlist *h, md_ientry **ent, int32_t **jl,
+                        int64_t *cap_ent, int64_t *cap_jl, md_pairlist *dev, const char *name)
 {
-    const md_pairlist *host[2] = {&c->pe.local, &c->pe.nonlocal};
-    md_pairlist dev[2];
-    for (int k = 0; k < 2; k++) {
-        const md_pairlist *h = host[k];
-        if (h->nent > c->cap_ent[k] || !c->ent[k]) {
-            MD_CUDA(cudaFree(c->ent[k]));
-            c->cap_ent[k] = h->nent + h->nent / 4 + 16;
-            md_dev_alloc((void **)&c->ent[k], (size_t)c->cap_ent[k] * sizeof(md_ientry), "ent");
-        }
-        if (h->npairs > c->cap_jl[k] || !c->jlist[k]) {
-            MD_CUDA(cudaFree(c->jlist[k]));
-            c->cap_jl[k] = h->npairs + h->npairs / 4 + 16;
-            md_dev_alloc((void **)&c->jlist[k], (size_t)c->cap_jl[k] * sizeof(int32_t), "jlist");
-        }
-        if (h->nent > 0)
-            MD_CUDA(cudaMemcpy(c->ent[k], h->ent, (size_t)h->nent * sizeof(md_ientry),
-                               cudaMemcpyHostToDevice));
-        if (h->npairs > 0)
-            MD_CUDA(cudaMemcpy(c->jlist[k], h->j, (size_t)h->npairs * sizeof(int32_t),
-                               cudaMemcpyHostToDevice));
-        dev[k] = *h;
-        dev[k].ent = c->ent[k];
-        dev[k].j = c->jlist[k];
-        dev[k].cap_ent = c->cap_ent[k];
-        dev[k].cap_j = c->cap_jl[k];
+    if (h->nent > *cap_ent || !*ent) {
+        MD_CUDA(cudaFree(*ent));
+        *cap_ent = h->nent + h->nent / 4 + 16;
+        md_dev_alloc((void **)ent, (size_t)*cap_ent * sizeof(md_ientry), name);
     }
+    if (h->npairs > *cap_jl || !*jl) {
+        MD_CUDA(cudaFree(*jl));
+        *cap_jl = h->npairs + h->npairs / 4 + 16;
+        md_dev_alloc((void **)jl, (size_t)*cap_jl * sizeof(int32_t), name);
+    }
+    if (h->nent > 0)
+        MD_CUDA(cudaMemcpy(*ent, h->ent, (size_t)h->nent * sizeof(md_ientry),
+                           cudaMemcpyHostToDevice));
+    if (h->npairs > 0)
+        MD_CUDA(cudaMemcpy(*jl, h->j, (size_t)h->npairs * sizeof(int32_t), cudaMemcpyHostToDevice));
+    *dev = *h;
+    dev->ent = *ent;
+    dev->j = *jl;
+    dev->cap_ent = *cap_ent;
+    dev->cap_j = *cap_jl;
+}
+
+void md_par_device_lists(md_par_pe *c, const md_pairlist *nonlocal)
+{
+    md_pairlist dev[2];
+    md_par_upload_list(&c->pe.local, &c->ent[0], &c->jlist[0], &c->cap_ent[0], &c->cap_jl[0],
+                       &dev[0], "local pair list");
+    md_par_upload_list(nonlocal, &c->ent[1], &c->jlist[1], &c->cap_ent[1], &c->cap_jl[1],
+                       &dev[1], "non-local pair list");
     MD_CUDA(cudaMemcpy(c->lists, dev, sizeof dev, cudaMemcpyHostToDevice));
+}
+
+void md_par_upload_state(md_par_pe *c)
+{
+    const md_pe *pe = &c->pe;
+    const int32_t cap = c->job->cap;
+    for (int d = 0; d < 3; d++) {
+        MD_CUDA(cudaMemcpy(md_par_x(c, d), pe->at.x[d], (size_t)pe->at.n * sizeof(int64_t),
+                           cudaMemcpyHostToDevice));
+        MD_CUDA(cudaMemcpy(c->ps + (int64_t)d * cap, pe->at.p[d],
+                           (size_t)pe->n_home * sizeof(int64_t), cudaMemcpyHostToDevice));
+    }
+    MD_CUDA(cudaMemcpy(c->type, pe->at.type, (size_t)pe->n_home * sizeof(int32_t),
+                       cudaMemcpyHostToDevice));
+}
+
+int64_t *md_par_halo_codes(md_par_pe *c)
+{
+    md_pe *pe = &c->pe;
+    int64_t *code = (int64_t *)md_xmalloc(3 * (size_t)pe->at.n * sizeof(int64_t) + 1);
+    for (int d = 0; d < 3; d++) {
+        int64_t *cd = code + (size_t)d * pe->at.n;
+        for (int32_t i = 0; i < pe->n_home; i++)
+            cd[i] = pe->at.id[i] * 8 + d;
+        MD_CUDA(cudaMemcpy(md_par_x(c, d), cd, (size_t)pe->n_home * sizeof(int64_t),
+                           cudaMemcpyHostToDevice));
+    }
+    MD_CUDA(cudaDeviceSynchronize());
+    nvshmem_barrier_all(); /* every PE's codes are in place before anyone packs */
+    c->halo->exchange_x(c, c->s_nl); /* the run's variant, as a step issues it */
+    MD_CUDA(cudaDeviceSynchronize());
+    for (int d = 0; d < 3; d++)
+        MD_CUDA(cudaMemcpy(code + (size_t)d * pe->at.n, md_par_x(c, d),
+                           (size_t)pe->at.n * sizeof(int64_t), cudaMemcpyDeviceToHost));
+    return code;
+}
+
+void md_par_halo_codes_done(md_par_pe *c, int64_t *code)
+{
+    md_pe *pe = &c->pe;
+    c->halo_checks += (int64_t)(pe->at.n - pe->n_home);
+    free(code);
+    nvshmem_barrier_all(); /* everyone has read its halo before the positions return */
+    for (int d = 0; d < 3; d++)
+        MD_CUDA(cudaMemcpy(md_par_x(c, d), pe->at.x[d], (size_t)pe->at.n * sizeof(int64_t),
+                           cudaMemcpyHostToDevice));
 }
 
 /* Test mode: encode each home atom's id in its coordinates, run the step's coordinate
@@ -387,38 +436,18 @@ static int64_t halo_selftest(md_par_pe *c, md_error *err)
 {
     md_pe *pe = &c->pe;
     const int64_t *box = c->grid.box;
-    int64_t *code[3];
-    for (int d = 0; d < 3; d++) {
-        code[d] = (int64_t *)md_xmalloc((size_t)pe->at.n * sizeof(int64_t) + 1);
-        for (int32_t i = 0; i < pe->n_home; i++)
-            code[d][i] = pe->at.id[i] * 8 + d;
-        MD_CUDA(cudaMemcpy(md_par_x(c, d), code[d], (size_t)pe->n_home * sizeof(int64_t),
-                           cudaMemcpyHostToDevice));
-    }
-    MD_CUDA(cudaDeviceSynchronize());
-    nvshmem_barrier_all(); /* every PE's codes are in place before anyone packs */
-    c->halo->exchange_x(c, c->s_nl); /* the run's variant, as a step issues it */
-    MD_CUDA(cudaDeviceSynchronize());
-    for (int d = 0; d < 3; d++)
-        MD_CUDA(cudaMemcpy(code[d], md_par_x(c, d), (size_t)pe->at.n * sizeof(int64_t),
-                           cudaMemcpyDeviceToHost));
+    int64_t *code = md_par_halo_codes(c);
     int64_t bad = 0;
     for (int32_t k = pe->n_home; k < pe->at.n; k++)
         for (int d = 0; d < 3; d++) {
             int64_t want = pe->at.id[k] * 8 + d + (pe->at.x[d][k] >= box[d] ? box[d] : 0);
-            int64_t got = code[d][k];
+            int64_t got = code[(size_t)d * pe->at.n + k];
             if (got != want && !bad++)
-                md_fail(err, "PE %d: halo slot %d (atom %lld) holds code %lld in %c, "
-                        "expected %lld", c->me, k, (long long)pe->at.id[k], (long long)got,
+                md_fail(err, "halo slot %d (atom %lld) holds code %lld in %c, "
+                        "expected %lld", k, (long long)pe->at.id[k], (long long)got,
                         'x' + d, (long long)want);
         }
-    c->halo_checks += (int64_t)(pe->at.n - pe->n_home);
-    for (int d = 0; d < 3; d++)
-        free(code[d]);
-    nvshmem_barrier_all(); /* everyone has read its halo before the positions return */
-    for (int d = 0; d < 3; d++)
-        MD_CUDA(cudaMemcpy(md_par_x(c, d), pe->at.x[d], (size_t)pe->at.n * sizeof(int64_t),
-                           cudaMemcpyHostToDevice));
+    md_par_halo_codes_done(c, code);
     return bad;
 }
 
@@ -434,8 +463,12 @@ int md_par_search(md_par_pe *c, md_error *err)
     redistribute(c);
     check_signals(c);
     md_dd_sort_home(&c->grid, pe);
-    if (c->job->opt.halo == MD_HALO_DIRECT26) /* its own ghost list (par_direct26.c) */
-        return md_par_d26_search(c, err);
+    return c->halo->search(c, err);
+}
+
+int md_par_pulse_search(md_par_pe *c, md_error *err)
+{
+    md_pe *pe = &c->pe;
     build_pulses(c);
     check_pulse_table(c);
     int failed = 0;
@@ -449,15 +482,8 @@ int md_par_search(md_par_pe *c, md_error *err)
         return failed ? -1 : md_fail(err, "another PE failed at the search");
     exchange_offsets(c);
     device_pulses(c);
-    device_lists(c);
-    for (int d = 0; d < 3; d++) {
-        MD_CUDA(cudaMemcpy(md_par_x(c, d), pe->at.x[d], (size_t)pe->at.n * sizeof(int64_t),
-                           cudaMemcpyHostToDevice));
-        MD_CUDA(cudaMemcpy(c->ps + (int64_t)d * cap, pe->at.p[d],
-                           (size_t)pe->n_home * sizeof(int64_t), cudaMemcpyHostToDevice));
-    }
-    MD_CUDA(cudaMemcpy(c->type, pe->at.type, (size_t)pe->n_home * sizeof(int32_t),
-                       cudaMemcpyHostToDevice));
+    md_par_device_lists(c, &pe->nonlocal);
+    md_par_upload_state(c);
     if (c->job->opt.check_halo) {
         int64_t bad = halo_selftest(c, err);
         if (md_par_any_failed(c, bad != 0))
