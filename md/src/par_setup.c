@@ -461,7 +461,6 @@ int md_par_search(md_par_pe *c, md_error *err)
         MD_CUDA(cudaMemcpy(pe->at.p[d], c->ps + (int64_t)d * cap, bytes, cudaMemcpyDeviceToHost));
     }
     redistribute(c);
-    check_signals(c);
     md_dd_sort_home(&c->grid, pe);
     return c->halo->search(c, err);
 }
@@ -469,6 +468,7 @@ int md_par_search(md_par_pe *c, md_error *err)
 int md_par_pulse_search(md_par_pe *c, md_error *err)
 {
     md_pe *pe = &c->pe;
+    check_signals(c); /* the last search's words, before this one's table replaces it */
     build_pulses(c);
     check_pulse_table(c);
     int failed = 0;
