@@ -134,6 +134,8 @@ test: libs $(TEST_BIN)
 -include md/md.mk
 -include md/cuda.mk
 -include fuzz/fuzz.mk
+-include cuda/cuda.mk
+-include cuda/cudafe.mk
 
 # Keep test objects between builds (they are intermediates of pattern rules).
 .SECONDARY:

@@ -1,0 +1,1 @@
+# cuda/cudafe.mk: shmemu-cudafe, the source rewriter of shmemu-nvcc.
