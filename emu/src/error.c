@@ -3,6 +3,8 @@
  * and (for a thread's error) the thread, then what is wrong and what to do:
  *     shmemu: PE 0: kernel pack block (3,0,0) thread (17,0,0): <problem>; <fix>
  * Only the first fatal error of the process prints; the abort that follows ends every PE.
+ * Also CUDA's error codes: each host thread's last error (emu_set_error, cudaGetLastError)
+ * and their strings.
  */
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -14,6 +16,7 @@
 #include "internal.h"
 
 static _Atomic int emu_failing;
+static _Thread_local cudaError_t last_error; /* per host thread, as in CUDA */
 
 void emu_describe_thread(const emu_thread *t, char *out, size_t len)
 {
@@ -71,4 +74,35 @@ void emu_checker_ignore(const volatile void *addr, size_t bytes)
 {
     ANNOTATE_BENIGN_RACE_SIZED((void *)(uintptr_t)addr, bytes,
                                "shmemu emulator bookkeeping (atomics, no ordering)");
+}
+
+/* ---- CUDA's error codes ------------------------------------------------------------------ */
+
+cudaError_t emu_set_error(cudaError_t e)
+{
+    last_error = e;
+    return e;
+}
+
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = last_error;
+    last_error = cudaSuccess;
+    return e;
+}
+
+cudaError_t cudaPeekAtLastError(void) { return last_error; }
+
+const char *cudaGetErrorString(cudaError_t error)
+{
+    switch (error) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
+    }
+    return "unknown error";
 }

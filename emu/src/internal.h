@@ -257,7 +257,9 @@ _Noreturn void emu_fail_block(const emu_block *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* "shmemu: PE p: call: message" without aborting. */
 void emu_complain(const char *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Excludes runtime-only words from DRD (checker.c). */
+/* The calling host thread's last CUDA error := e; returns e, for `return emu_set_error(...)`. */
+cudaError_t emu_set_error(cudaError_t e);
+/* Excludes runtime-only words from DRD. */
 void emu_checker_ignore(const volatile void *addr, size_t bytes);
 void emu_describe_thread(const emu_thread *t, char *out, size_t len);
 
@@ -409,10 +411,8 @@ struct emu_pe {
     _Atomic(emu_record_chunk *) records;
 };
 
-/* pe.c: the calling host thread's emulator state, created on first use; the thread's last
- * CUDA error (emu_set_error returns e, for `return emu_set_error(...)`). */
+/* pe.c: the calling host thread's emulator state, created on first use. */
 emu_pe *emu_pe_get(const char *call);
-cudaError_t emu_set_error(cudaError_t e);
 /* stream.c: a PE's streams (the host thread creates, waits for and frees them) and their
  * operation queue. */
 emu_stream *emu_stream_new(emu_pe *pe, int priority);

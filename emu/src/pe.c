@@ -1,12 +1,11 @@
 /*
- * pe.c: a PE's emulator state ("who am I" on the host side) and the CUDA error state.
+ * pe.c: a PE's emulator state ("who am I" on the host side).
  *
  * The emulator state of a PE (emu_pe: its streams, SM pool, timing records and settings)
  * belongs to the PE's host thread: a thread-local pointer, created on the first CUDA call
  * (emu_pe_get) together with the default stream. It is torn down when the PE's main returns
  * (pgas's exit hook), or else by a thread-specific-data destructor when the thread ends:
- * every stream is drained and joined before the job that owns the PE is destroyed. The last
- * CUDA error is per host thread too, as in CUDA.
+ * every stream is drained and joined before the job that owns the PE is destroyed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,37 +15,7 @@
 #include "shmemu/internal/checkers.h"
 
 static _Thread_local emu_pe *host_pe;
-static _Thread_local cudaError_t last_error;
 static pthread_key_t pe_key;
-
-cudaError_t emu_set_error(cudaError_t e)
-{
-    last_error = e;
-    return e;
-}
-
-cudaError_t cudaGetLastError(void)
-{
-    cudaError_t e = last_error;
-    last_error = cudaSuccess;
-    return e;
-}
-
-cudaError_t cudaPeekAtLastError(void) { return last_error; }
-
-const char *cudaGetErrorString(cudaError_t error)
-{
-    switch (error) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorNotReady: return "device not ready";
-    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
-    }
-    return "unknown error";
-}
 
 /* ---- the PE's state -------------------------------------------------------------------- */
 
