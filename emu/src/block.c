@@ -27,48 +27,6 @@
 #include "internal.h"
 #include "shmemu/internal/checkers.h"
 
-_Thread_local const emu_thread_view *emu_view;
-static _Thread_local emu_block *current_block;
-
-emu_thread *emu_thread_current(void)
-{
-    emu_block *b = current_block;
-    if (b == NULL || b->current < 0)
-        return NULL;
-    return &b->threads[b->current];
-}
-
-emu_thread *emu_thread_require(const char *call)
-{
-    emu_thread *t = emu_thread_current();
-    if (t == NULL) {
-        fprintf(stderr, "shmemu: PE %d: %s: called outside a kernel; it is a device "
-                        "function: call it from a KERNEL launched with LAUNCH\n",
-                shmemu_my_pe(), call);
-        fflush(NULL);
-        abort();
-    }
-    return t;
-}
-
-void emu_block_park(emu_thread *t, emu_thread_state st)
-{
-    t->state = st;
-    emu_fiber_switch(&t->fiber, &t->block->sched);
-}
-
-void emu_block_release(emu_thread *t) { t->state = EMU_RUNNABLE; }
-
-bool emu_block_others_runnable(const emu_block *b, const emu_thread *self)
-{
-    for (int i = 0; i < b->n_threads; i++) {
-        const emu_thread *u = &b->threads[i];
-        if (u != self && (u->state == EMU_RUNNABLE || u->state == EMU_POLLING))
-            return true;
-    }
-    return false;
-}
-
 /* ---- the wait hook ------------------------------------------------------------------- */
 
 /* Which emulated thread runs now, for wait records and last writers (pgas fiber hook). */
@@ -358,7 +316,7 @@ _Noreturn static void block_deadlock(emu_block *b)
 
 static void fiber_entry(void)
 {
-    emu_block *b = current_block;
+    emu_block *b = emu_block_current();
     emu_thread *t = &b->threads[b->current];
     emu_fiber_started(&t->fiber);
     b->launch->kernel->entry(b->launch->args);
@@ -457,7 +415,7 @@ void *emu_block_main(void *arg)
     }
     b->pt = pgas_thread_self();
     b->current = -1;
-    current_block = b;
+    emu_block_set_current(b);
     emu_fiber_init_main(&b->sched);
     setup_threads(b);
     emu_shared_setup(b, L->dyn_smem);
@@ -476,7 +434,7 @@ void *emu_block_main(void *arg)
     teardown_threads(b);
     emu_mbar_teardown(b);
     emu_shared_teardown(b);
-    current_block = NULL;
+    emu_block_set_current(NULL);
     /* The SM is released while the thread still belongs to the job: in deterministic mode
      * whatever runs after pgas_thread_detach runs outside the schedule. */
     emu_sm_release(pe, b->sm);

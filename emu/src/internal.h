@@ -236,13 +236,29 @@ typedef struct emu_block {
     char label[64];
 } emu_block;
 
+/* ---- who am I (current.c) --------------------------------------------------------------- */
+
+/* The block this pthread runs (block.c sets it while it runs one), or NULL. */
+void emu_block_set_current(emu_block *b);
+emu_block *emu_block_current(void);
 emu_thread *emu_thread_current(void); /* NULL outside a kernel */
+/* The calling emulated thread; a device call made outside a kernel (call names it) aborts. */
 emu_thread *emu_thread_require(const char *call);
-/* Blocks the current thread in state st until the scheduler makes it runnable again. */
-void emu_block_park(emu_thread *t, emu_thread_state st);
-/* Makes thread t runnable (called from another fiber of the block). */
-void emu_block_release(emu_thread *t);
-bool emu_block_others_runnable(const emu_block *b, const emu_thread *self);
+
+/* ---- threads and blocks (block.c) ------------------------------------------------------ */
+
+/* The block scheduler's two moves, inline here because mbarrier.c needs them and block.c
+ * (which runs the scheduler) calls mbarrier.c: blocks the current thread t in state st until
+ * the scheduler makes it runnable again; makes thread t runnable (called from another fiber
+ * of the block). */
+static inline void emu_block_park(emu_thread *t, emu_thread_state st)
+{
+    t->state = st;
+    emu_fiber_switch(&t->fiber, &t->block->sched);
+}
+
+static inline void emu_block_release(emu_thread *t) { t->state = EMU_RUNNABLE; }
+
 /* The lanes of t's warp that exist (a block's last warp may be partial). */
 unsigned emu_warp_lanes(const emu_thread *t);
 void *emu_block_main(void *arg);

@@ -57,6 +57,17 @@ static emu_mbar *lookup(emu_thread *t, const char *call, uint64_t *bar, const ch
     return &t->block->mbars[slot];
 }
 
+/* Whether another thread of the block can run (or poll) now. */
+static bool others_runnable(const emu_block *b, const emu_thread *self)
+{
+    for (int i = 0; i < b->n_threads; i++) {
+        const emu_thread *u = &b->threads[i];
+        if (u != self && (u->state == EMU_RUNNABLE || u->state == EMU_POLLING))
+            return true;
+    }
+    return false;
+}
+
 static void maybe_complete(emu_block *b, emu_mbar *m)
 {
     if (m->pending != 0 || m->tx != 0)
@@ -206,7 +217,7 @@ bool emu_mbar_test(uint64_t *bar, uint64_t v, bool parity, bool block, const cha
         note_observed(t, slot, m);
         return true;
     }
-    if (!block && emu_block_others_runnable(b, t)) {
+    if (!block && others_runnable(b, t)) {
         /* a try_wait in a loop: let the others run before the next try */
         t->wait_file = file;
         t->wait_line = line;
