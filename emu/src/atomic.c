@@ -34,8 +34,6 @@
 #include "internal.h"
 #include "shmemu/internal/checkers.h"
 
-const char emu_spin_call[] = "a spinning load or CAS (emulated)";
-
 static void note_progress(emu_thread *t)
 {
     if (t != NULL)

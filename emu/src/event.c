@@ -1,21 +1,13 @@
 /*
  * event.c: CUDA events. An event counts records requested (recorded, by the host) and
- * records completed (done, by the stream thread that reaches the record); a wait or query
- * compares the two, and acquires on done, which the completing stream annotated "before":
- * the work before the record happens before what follows the wait.
+ * records completed (done, by the stream thread that reaches the record, in stream.c); a
+ * wait or query compares the two, and acquires on done, which the completing stream
+ * annotated "before": the work before the record happens before what follows the wait.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "internal.h"
-
-void emu_event_complete(struct emu_event *e, uint64_t gen)
-{
-    e->time_ns = emu_now_ns();
-    pgas_hb_before(&e->done);
-    (void)atomic_exchange(&e->done, gen);
-    pgas_wake(&e->done);
-}
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
@@ -24,7 +16,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
     struct emu_event *e = calloc(1, sizeof *e);
     if (e == NULL)
         return emu_set_error(cudaErrorMemoryAllocation);
-    e->pe = emu_pe_get("cudaEventCreate");
+    e->pe = emu_stream_device("cudaEventCreate");
     e->flags = flags;
     emu_checker_ignore(&e->done, sizeof e->done);
     emu_checker_ignore(&e->recorded, sizeof e->recorded);
@@ -49,7 +41,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
     if (event == NULL)
         return emu_set_error(cudaErrorInvalidResourceHandle);
-    emu_pe *pe = emu_pe_get("cudaEventRecord");
+    emu_pe *pe = emu_stream_device("cudaEventRecord");
     emu_op *op = emu_op_new(EMU_OP_EVENT_RECORD);
     op->event = event;
     op->event_gen = atomic_fetch_add(&event->recorded, 1) + 1;
@@ -83,7 +75,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     (void)flags;
     if (event == NULL)
         return emu_set_error(cudaErrorInvalidResourceHandle);
-    emu_pe *pe = emu_pe_get("cudaStreamWaitEvent");
+    emu_pe *pe = emu_stream_device("cudaStreamWaitEvent");
     uint64_t gen = atomic_load(&event->recorded);
     if (gen == 0)
         return cudaSuccess; /* never recorded: nothing to wait for, as in CUDA */

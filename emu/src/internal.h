@@ -236,17 +236,6 @@ typedef struct emu_block {
     char label[64];
 } emu_block;
 
-/* ---- who am I (current.c) --------------------------------------------------------------- */
-
-/* The block this pthread runs (block.c sets it while it runs one), or NULL. */
-void emu_block_set_current(emu_block *b);
-emu_block *emu_block_current(void);
-emu_thread *emu_thread_current(void); /* NULL outside a kernel */
-/* The calling emulated thread; a device call made outside a kernel (call names it) aborts. */
-emu_thread *emu_thread_require(const char *call);
-
-/* ---- threads and blocks (block.c) ------------------------------------------------------ */
-
 /* The block scheduler's two moves, inline here because mbarrier.c needs them and block.c
  * (which runs the scheduler) calls mbarrier.c: blocks the current thread t in state st until
  * the scheduler makes it runnable again; makes thread t runnable (called from another fiber
@@ -295,8 +284,6 @@ void emu_mbar_teardown(emu_block *b);
 
 /* ---- atomics (atomic.c) -------------------------------------------------------------- */
 
-/* The `call` of the waits a spinning load turns into (its start time keeps renewing). */
-extern const char emu_spin_call[];
 void emu_annotate_release(const volatile void *addr, int scope);
 void emu_annotate_acquire(const volatile void *addr, int scope);
 
@@ -425,35 +412,72 @@ struct emu_pe {
     double stall_s;
     emu_sm_pool pool;
     _Atomic(emu_record_chunk *) records;
+    /* Set by its maker (stream.c): drains and joins the streams and writes the trace.
+     * current.c calls it when the PE ends (a hook: the bottom layer ends what layers above
+     * put on the device). */
+    void (*end)(emu_pe *pe);
 };
 
-/* pe.c: the calling host thread's emulator state, created on first use. */
-emu_pe *emu_pe_get(const char *call);
-/* stream.c: a PE's streams (the host thread creates, waits for and frees them) and their
- * operation queue. */
+/* ---- who am I (current.c): the bottom layer --------------------------------------------- */
+
+/* The block this pthread runs (block.c sets it while it runs one), or NULL. */
+void emu_block_set_current(emu_block *b);
+emu_block *emu_block_current(void);
+emu_thread *emu_thread_current(void); /* NULL outside a kernel */
+/* The calling emulated thread; a device call made outside a kernel (call names it) aborts. */
+emu_thread *emu_thread_require(const char *call);
+/* The calling host thread's device, or NULL before the PE's first CUDA call. */
+emu_pe *emu_pe_current(void);
+/* Makes the calling host thread's device, with its settings (SHMEMU_EMU_SMS, _STALL,
+ * _TRACE), and aborts for a call (named by call) made inside a kernel or on a thread that is
+ * no PE. end(pe) runs when the PE ends (emu_pe.end). */
+emu_pe *emu_pe_create(const char *call, void (*end)(emu_pe *pe));
+
+/* ---- SM pool (sm_pool.c) ----------------------------------------------------------------- */
+
+/* Admits one block of priority level (waits), returns its SM slot. */
+int emu_sm_acquire(emu_pe *pe, emu_launch_rec *L, int block_index);
+void emu_sm_publish(emu_pe *pe, int sm, emu_block *b);
+void emu_sm_note_sleeping(const emu_block *b, bool sleeping);
+void emu_sm_note_progress(const emu_block *b);
+/* The `call` of the waits a spinning load (atomic.c) turns into (its start time keeps
+ * renewing, so the stall check counts only its progress). */
+extern const char emu_spin_call[];
+void emu_sm_release(emu_pe *pe, int sm);
+void emu_sm_register_waiting(emu_pe *pe, int level, int n);
+/* emu.h's emu_set_sm_limit (pe.c checks sms first), emu_blocks_waiting_for_sm and
+ * emu_wait_blocks_waiting_for_sm, on the device pe. */
+void emu_sm_set_limit(emu_pe *pe, int sms);
+int emu_sm_waiting(emu_pe *pe);
+void emu_sm_wait_waiting(emu_pe *pe, int n);
+
+/* ---- records and traces (trace.c) -------------------------------------------------------- */
+
+void emu_records_add(emu_pe *pe, emu_launch_rec *L);
+/* emu.h's emu_block_records and emu_trace_write, on the device pe. */
+size_t emu_records_copy(emu_pe *pe, emu_block_record *out, size_t max);
+int emu_trace_save(emu_pe *pe, const char *path);
+/* At the device's end: writes the trace SHMEMU_EMU_TRACE asked for, frees the records. */
+void emu_trace_end(emu_pe *pe);
+
+/* ---- launches and streams (launch.c, stream.c: the one import cycle) --------------------- */
+
+/* The calling host thread's device, made on its first CUDA call (call names it) with its
+ * default stream. */
+emu_pe *emu_stream_device(const char *call);
+/* A PE's streams (the host thread creates, waits for and frees them) and their operation
+ * queue. */
 emu_stream *emu_stream_new(emu_pe *pe, int priority);
 emu_stream *emu_stream_resolve(emu_pe *pe, cudaStream_t s);
 void emu_stream_wait_done(emu_stream *s, const char *call);
 void emu_stream_free(emu_pe *pe, emu_stream *s);
 void emu_stream_enqueue(emu_stream *s, emu_op *op);
 emu_op *emu_op_new(emu_op_kind kind);
-/* event.c: the stream thread completes a record of the event (generation gen). */
-void emu_event_complete(struct emu_event *e, uint64_t gen);
-
+/* The stream thread runs a launch (admits, starts and joins its blocks) and frees it. */
 void emu_run_launch(emu_launch_rec *L);
+void emu_launch_free(emu_launch_rec *L);
 /* Unmaps a stream's cached block stacks (when the stream ends). */
 void emu_stack_cache_drop(emu_stream *s);
-void emu_launch_free(emu_launch_rec *L);
-
-/* SM pool: admits one block of priority level (waits), returns its SM slot. */
-int emu_sm_acquire(emu_pe *pe, emu_launch_rec *L, int block_index);
-void emu_sm_publish(emu_pe *pe, int sm, emu_block *b);
-void emu_sm_note_sleeping(const emu_block *b, bool sleeping);
-void emu_sm_note_progress(const emu_block *b);
-void emu_sm_release(emu_pe *pe, int sm);
-void emu_sm_register_waiting(emu_pe *pe, int level, int n);
-
-void emu_records_add(emu_pe *pe, emu_launch_rec *L);
 
 static inline uint64_t emu_now_ns(void)
 {

@@ -12,6 +12,11 @@
  * release, annotated on a token per generation parity) and waits for the generation to
  * turn (an acquire), the block synchronizes again. It needs a cooperative launch
  * (LAUNCH_COOP), which refuses a grid larger than the residency limit, as CUDA does.
+ *
+ * This file and stream.c are the one import cycle of emu/src (docs/design.md "Layering"),
+ * because a launch and its stream need each other: emu_launch enqueues the launch on its
+ * stream (on the PE's device, which stream.c makes), and the stream's thread calls back into
+ * this file to run it, free it and drop the block stacks cached on the stream.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +36,7 @@ cudaError_t emu_launch(const emu_kernel *k, dim3 grid, dim3 block, size_t dynami
                        bool cooperative)
 {
     const char *call = cooperative ? "LAUNCH_COOP" : "LAUNCH";
-    emu_pe *pe = emu_pe_get(call);
+    emu_pe *pe = emu_stream_device(call);
     if (k == NULL || (arg_size > 0 && args == NULL)) {
         emu_complain(call, "no kernel or no arguments given");
         emu_set_error(cudaErrorInvalidValue);

@@ -13,7 +13,7 @@ static void queue_rma_owned(emu_op_kind kind, void *dest, const void *source, si
                             int pe, bool nbi, uint64_t *sig, uint64_t signal, int sig_op,
                             cudaStream_t stream, const char *call, void *owned)
 {
-    emu_pe *p = emu_pe_get(call);
+    emu_pe *p = emu_stream_device(call);
     emu_op *op = emu_op_new(kind);
     op->owned = owned;
     op->dest = dest;
@@ -88,7 +88,7 @@ void nvshmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_o
 void nvshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
                                           cudaStream_t stream)
 {
-    emu_pe *p = emu_pe_get("nvshmemx_signal_wait_until_on_stream");
+    emu_pe *p = emu_stream_device("nvshmemx_signal_wait_until_on_stream");
     emu_op *op = emu_op_new(EMU_OP_SIGNAL_WAIT);
     op->sig_addr = sig_addr;
     op->cmp = cmp;
@@ -98,7 +98,7 @@ void nvshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t 
 
 static void queue_simple(emu_op_kind kind, int team, cudaStream_t stream, const char *call)
 {
-    emu_pe *p = emu_pe_get(call);
+    emu_pe *p = emu_stream_device(call);
     emu_op *op = emu_op_new(kind);
     op->team = team;
     emu_stream_enqueue(emu_stream_resolve(p, stream), op);

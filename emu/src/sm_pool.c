@@ -25,6 +25,10 @@
 
 enum { SLOT_FREE = 0, SLOT_ADMITTED = 1, SLOT_RUNNING = 2 };
 
+/* Defined here, not in atomic.c, whose spinning loads wait under it: the stall check below
+ * must tell their waits apart, and atomic.c calls this file (emu_sm_note_progress). */
+const char emu_spin_call[] = "a spinning load or CAS (emulated)";
+
 static int effective_limit(const emu_sm_pool *pool)
 {
     int l = atomic_load_explicit(&pool->limit, memory_order_relaxed);
@@ -238,21 +242,14 @@ void emu_sm_release(emu_pe *pe, int sm)
     pool_changed(pool);
 }
 
-void emu_set_sm_limit(int sms)
+void emu_sm_set_limit(emu_pe *pe, int sms)
 {
-    emu_pe *pe = emu_pe_get("emu_set_sm_limit");
-    if (sms < 0 || sms > EMU_MAX_SMS) {
-        emu_complain("emu_set_sm_limit", "%d SMs requested; use 0 (no limit) to %d", sms,
-                     EMU_MAX_SMS);
-        return;
-    }
     (void)atomic_exchange(&pe->pool.limit, sms);
     pool_changed(&pe->pool);
 }
 
-int emu_blocks_waiting_for_sm(void)
+int emu_sm_waiting(emu_pe *pe)
 {
-    emu_pe *pe = emu_pe_get("emu_blocks_waiting_for_sm");
     int n = 0;
     for (int q = 0; q < EMU_PRIORITY_LEVELS; q++)
         n += atomic_load(&pe->pool.waiting[q]);
@@ -267,15 +264,12 @@ typedef struct count_wait {
 static bool enough_waiting(void *ctx)
 {
     count_wait *c = ctx;
-    int n = 0;
-    for (int q = 0; q < EMU_PRIORITY_LEVELS; q++)
-        n += atomic_load(&c->pe->pool.waiting[q]);
-    return n >= c->n;
+    return emu_sm_waiting(c->pe) >= c->n;
 }
 
-void emu_wait_blocks_waiting_for_sm(int n)
+void emu_sm_wait_waiting(emu_pe *pe, int n)
 {
-    count_wait c = {emu_pe_get("emu_wait_blocks_waiting_for_sm"), n};
+    count_wait c = {pe, n};
     pgas_wait_predicate(&c.pe->pool.changed, enough_waiting, &c, "emu_wait_blocks_waiting_for_sm",
                         "blocks waiting for an SM");
 }

@@ -15,6 +15,14 @@
  * Nothing else links a stream thread to the host or to another stream: no mutex, no
  * condition variable. An idle stream thread sleeps on a raw futex (no hang timeout: an idle
  * stream is no hang).
+ *
+ * This file and launch.c are the one import cycle of emu/src (docs/design.md "Layering"),
+ * because a stream and its launches need each other: the stream's thread runs the launches
+ * in its order (emu_run_launch, emu_launch_free) and, when the stream ends, drops the block
+ * stacks launch.c cached on it; a launch is enqueued on its stream, which joins its blocks
+ * before its next operation. Everything else here calls down only. The calling PE's device
+ * is made here too (emu_stream_device): a device comes with its default stream, and its
+ * end drains the streams.
  */
 #include <sched.h>
 #include <stdio.h>
@@ -53,6 +61,16 @@ void emu_stream_enqueue(emu_stream *s, emu_op *op)
     pgas_sched_sync_point("a stream operation queued", true);
 }
 
+/* The stream thread reaches a record of event e (generation gen): what the stream ran before
+ * it happens before what follows a wait for it (event.c). */
+static void complete_event(struct emu_event *e, uint64_t gen)
+{
+    e->time_ns = emu_now_ns();
+    pgas_hb_before(&e->done);
+    (void)atomic_exchange(&e->done, gen);
+    pgas_wake(&e->done);
+}
+
 /* Runs one operation on the stream thread; true for the last one. */
 static bool run_op(emu_stream *s, emu_op *op)
 {
@@ -62,7 +80,7 @@ static bool run_op(emu_stream *s, emu_op *op)
         emu_run_launch(op->launch);
         emu_launch_free(op->launch);
         break;
-    case EMU_OP_EVENT_RECORD: emu_event_complete(op->event, op->event_gen); break;
+    case EMU_OP_EVENT_RECORD: complete_event(op->event, op->event_gen); break;
     case EMU_OP_EVENT_WAIT:
         pgas_wait_value(&op->event->done, PGAS_KIND_U64, NVSHMEM_CMP_GE, op->event_gen,
                         PGAS_ACQUIRE, "cudaStreamWaitEvent");
@@ -228,6 +246,27 @@ emu_stream *emu_stream_resolve(emu_pe *pe, cudaStream_t s)
     abort();
 }
 
+/* ---- the PE's device ------------------------------------------------------------------- */
+
+/* The device's end, which current.c runs when the PE's main returns or its host thread ends:
+ * every stream drained and joined, then the trace written. */
+static void device_end(emu_pe *pe)
+{
+    while (pe->streams != NULL)
+        emu_stream_free(pe, pe->streams);
+    emu_trace_end(pe);
+}
+
+emu_pe *emu_stream_device(const char *call)
+{
+    emu_pe *pe = emu_pe_current();
+    if (pe != NULL)
+        return pe;
+    pe = emu_pe_create(call, device_end);
+    emu_stream_new(pe, 0); /* the default stream, number 0 */
+    return pe;
+}
+
 /* ---- CUDA runtime: streams ------------------------------------------------------------- */
 
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
@@ -244,7 +283,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flag
     (void)flags;
     if (stream == NULL)
         return emu_set_error(cudaErrorInvalidValue);
-    emu_pe *pe = emu_pe_get("cudaStreamCreate");
+    emu_pe *pe = emu_stream_device("cudaStreamCreate");
     *stream = emu_stream_new(pe, priority);
     return cudaSuccess;
 }
@@ -261,7 +300,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags)
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
-    emu_pe *pe = emu_pe_get("cudaStreamDestroy");
+    emu_pe *pe = emu_stream_device("cudaStreamDestroy");
     if (stream == NULL)
         return emu_set_error(cudaErrorInvalidResourceHandle);
     emu_stream_free(pe, emu_stream_resolve(pe, stream));
@@ -270,14 +309,14 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
-    emu_pe *pe = emu_pe_get("cudaStreamSynchronize");
+    emu_pe *pe = emu_stream_device("cudaStreamSynchronize");
     emu_stream_wait_done(emu_stream_resolve(pe, stream), "cudaStreamSynchronize");
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
-    emu_pe *pe = emu_pe_get("cudaStreamQuery");
+    emu_pe *pe = emu_stream_device("cudaStreamQuery");
     emu_stream *s = emu_stream_resolve(pe, stream);
     bool ready = atomic_load(&s->completed) >= atomic_load(&s->enqueued);
     pgas_sched_poll("cudaStreamQuery", ready);
@@ -289,7 +328,7 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
 
 cudaError_t cudaDeviceSynchronize(void)
 {
-    emu_pe *pe = emu_pe_get("cudaDeviceSynchronize");
+    emu_pe *pe = emu_stream_device("cudaDeviceSynchronize");
     for (emu_stream *s = pe->streams; s != NULL; s = s->next)
         emu_stream_wait_done(s, "cudaDeviceSynchronize");
     return cudaSuccess;

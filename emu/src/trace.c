@@ -45,12 +45,6 @@ void emu_records_add(emu_pe *pe, emu_launch_rec *L)
                                                     memory_order_relaxed));
 }
 
-void emu_set_timing(bool on)
-{
-    emu_pe *pe = emu_pe_get("emu_set_timing");
-    pe->timing = on;
-}
-
 static int by_admission(const void *a, const void *b)
 {
     const emu_block_record *x = a, *y = b;
@@ -77,9 +71,8 @@ static emu_block_record *collect(emu_pe *pe, size_t *n)
     return all;
 }
 
-size_t emu_block_records(emu_block_record *out, size_t max)
+size_t emu_records_copy(emu_pe *pe, emu_block_record *out, size_t max)
 {
-    emu_pe *pe = emu_pe_get("emu_block_records");
     size_t n = 0;
     emu_block_record *all = collect(pe, &n);
     for (size_t i = 0; i < n && i < max; i++)
@@ -126,9 +119,8 @@ typedef struct launch_span {
     const emu_block_record *first;
 } launch_span;
 
-int emu_trace_write(const char *path)
+int emu_trace_save(emu_pe *pe, const char *path)
 {
-    emu_pe *pe = emu_pe_get("emu_trace_write");
     size_t n = 0;
     emu_block_record *r = collect(pe, &n);
     unsigned max_launch = 0;
@@ -200,4 +192,25 @@ int emu_trace_write(const char *path)
         return -1;
     }
     return 0;
+}
+
+void emu_trace_end(emu_pe *pe)
+{
+    if (pe->trace_path[0] != '\0') {
+        char path[600];
+        const char *pct = strstr(pe->trace_path, "%d");
+        if (pct != NULL)
+            snprintf(path, sizeof path, "%.*s%d%s", (int)(pct - pe->trace_path), pe->trace_path,
+                     pe->pe, pct + 2);
+        else
+            snprintf(path, sizeof path, "%s.%d", pe->trace_path, pe->pe);
+        if (emu_trace_save(pe, path) != 0)
+            fprintf(stderr, "shmemu: PE %d: could not write the trace %s\n", pe->pe, path);
+    }
+    emu_record_chunk *c = atomic_load(&pe->records);
+    while (c != NULL) {
+        emu_record_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
 }
