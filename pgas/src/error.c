@@ -10,6 +10,11 @@
  * call (nvshmem_int_put -> shmem_int_put) and the routines and team constants in the text
  * (nvshmem_malloc -> shmem_malloc, NVSHMEM_TEAM_WORLD -> SHMEM_TEAM_WORLD). Messages that
  * the shmem_ layer writes itself name shmem_ calls already and are left alone.
+ *
+ * Layer: just above "who am I" (self.c), below everything else, so that any file may fail
+ * or complain. The names messages use for addresses ("PE 1's symmetric heap + 0x40") are
+ * here for the same reason, and so is pgas_require, the check every API call starts with
+ * (a PE thread, initialized), whose failures are misuse messages.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -19,7 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "backend.h"
+#include "nvshmem.h"
 
 static _Atomic int failing; /* set by the first fatal error of the process */
 
@@ -99,4 +105,43 @@ void pgas_complain(const char *call, const char *fmt, ...)
     va_start(ap, fmt);
     vreport(call, fmt, ap);
     va_end(ap);
+}
+
+/* ---- naming an address --------------------------------------------------------------- */
+
+void pgas_describe_address(const pgas_world *world, const volatile void *addr, char *out,
+                           size_t len)
+{
+    size_t offset = 0;
+    int owner = pgas_be_owner(world, addr, &offset);
+    if (owner < 0) {
+        snprintf(out, len, "%p (not in the symmetric heap)", (const void *)addr);
+        return;
+    }
+    snprintf(out, len, "%p (PE %d's symmetric heap + 0x%zx)", (const void *)addr, owner, offset);
+}
+
+/* ---- the check every API call starts with -------------------------------------------- */
+
+pgas_thread *pgas_require_attached(const char *call)
+{
+    pgas_thread *self = pgas_current();
+    if (self == NULL)
+        pgas_fail(call, "called on a thread that is no PE; call it from a PE thread (a program "
+                        "started by bin/shmemu-run or shmemu_launch) after nvshmem_init()");
+    return self;
+}
+
+pgas_thread *pgas_require(const char *call)
+{
+    pgas_thread *t = pgas_require_attached(call);
+    int status = atomic_load_explicit(&t->world->pes[t->pe].init_status, memory_order_relaxed);
+    if (status != NVSHMEM_STATUS_IS_INITIALIZED && pgas_speaks_openshmem(t))
+        pgas_fail(call, "called after shmem_finalize(); OpenSHMEM calls need an initialized "
+                        "PE: finalize last");
+    if (status != NVSHMEM_STATUS_IS_INITIALIZED)
+        pgas_fail(call, "called before nvshmem_init() or shmem_init() (or after finalize); "
+                        "initialize first");
+    t->api_call = call;
+    return t;
 }

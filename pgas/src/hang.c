@@ -6,6 +6,9 @@
  * heap), the comparison, the expected value and the value the word holds now. Then it exits
  * with status 3. The records are read without locks (their fields are atomics written by
  * their owners), so the report reflects each waiter as of the moment it is read.
+ *
+ * The report only reads (the waits, sched_report.c; the heap's collective calls, heap.c), so
+ * it sits below park.c, whose waits call it when they time out.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -14,18 +17,6 @@
 #include "backend.h"
 
 static _Atomic int hang_reported;
-
-void pgas_describe_address(const pgas_world *world, const volatile void *addr, char *out,
-                           size_t len)
-{
-    size_t offset = 0;
-    int owner = pgas_be_owner(world, addr, &offset);
-    if (owner < 0) {
-        snprintf(out, len, "%p (not in the symmetric heap)", (const void *)addr);
-        return;
-    }
-    snprintf(out, len, "%p (PE %d's symmetric heap + 0x%zx)", (const void *)addr, owner, offset);
-}
 
 bool pgas_thread_wait_info(const pgas_thread *t, pgas_wait_info *info)
 {

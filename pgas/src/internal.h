@@ -6,9 +6,10 @@
  * code here knows a symmetric address as (PE, offset) and asks the backend for the rest.
  *
  * Threads: every pthread that acts for a PE (the PE's main thread, and the emulator's block
- * threads) has a pgas_thread, reached through a thread-local pointer. It holds what a hang
- * report needs (what the thread waits for) and, in checking mode, the thread's undelivered
- * non-blocking puts: completion is per thread, as nvshmem_quiet is on a GPU.
+ * threads) has a pgas_thread, reached through a thread-local pointer ("who am I", self.c).
+ * It holds what a hang report needs (what the thread waits for) and, in checking mode, the
+ * thread's undelivered non-blocking puts: completion is per thread, as nvshmem_quiet is on a
+ * GPU.
  *
  * Invariant that keeps the race checkers honest (docs/design.md D4): the runtime's own words (wake
  * buckets, barrier counters, wait records) are written only by atomic read-modify-writes and
@@ -253,13 +254,27 @@ typedef struct pgas_world {
     struct pgas_sched *sched; /* deterministic mode, else NULL (sched.c) */
 } pgas_world;
 
+/* ---- who am I (self.c, the bottom layer) --------------------------------------------- */
+
 /* The calling thread's record, or NULL outside any PE. */
 pgas_thread *pgas_current(void);
+/* Makes t the calling thread's record (NULL: none): world.c's attach and detach. */
+void pgas_set_current(pgas_thread *t);
+/* The emulated thread the calling pthread runs now (0: none; see the fiber hook). */
+uint64_t pgas_thread_current_fiber(void);
+/* Calls the emulator's exit hook of this thread, if any (world.c, before detaching). */
+void pgas_thread_run_exit_hook(void);
+
+/* ---- the check every API call starts with, and addresses in messages (error.c) ------- */
+
 /* The calling thread's record; fails with a message naming `call` outside a PE, or when
  * the PE has not called nvshmem_init. */
 pgas_thread *pgas_require(const char *call);
 /* Like pgas_require, but does not insist on nvshmem_init (queries, init itself). */
 pgas_thread *pgas_require_attached(const char *call);
+/* "0x... (PE p's symmetric heap + 0xoffset)", or "0x... (not in the symmetric heap)". */
+void pgas_describe_address(const pgas_world *world, const volatile void *addr, char *out,
+                           size_t len);
 
 /* Excludes runtime-only memory from DRD's race detection (checker_ignore.c). */
 void pgas_checker_ignore(const volatile void *addr, size_t bytes);
@@ -287,6 +302,16 @@ void pgas_heap_check_finished(pgas_thread *t);
  * the PE in the latest call, the call, its size and the PEs that have not made it. */
 void pgas_heap_report_pending(const pgas_world *world, FILE *f, const char *indent);
 
+/* ---- a wait's condition and clock (cond.c) ------------------------------------------- */
+
+bool pgas_cmp_valid(int cmp);
+const char *pgas_cmp_name(int cmp);
+/* Loads the word at addr as kind (signed kinds sign-extended to 64 bits), with an acquire
+ * for PGAS_ACQUIRE and PGAS_ACQ_REL, relaxed otherwise. */
+uint64_t pgas_load_ordered(const volatile void *addr, pgas_kind kind, pgas_order order);
+/* CLOCK_MONOTONIC in nanoseconds: when a wait began, and how long it has lasted. */
+uint64_t pgas_now_ns(void);
+
 /* ---- waiting and waking (park.c, hang.c) --------------------------------------------- */
 
 void pgas_wake_range(const volatile void *addr, size_t bytes);
@@ -294,13 +319,8 @@ void pgas_wake_range(const volatile void *addr, size_t bytes);
  * by a write anywhere in that heap. addr is the first word, for the hang report. */
 void pgas_wait_heap_predicate(int pe, const volatile void *addr, bool (*ready)(void *ctx),
                               void *ctx, const char *call, const char *what);
-bool pgas_cmp_valid(int cmp);
-const char *pgas_cmp_name(int cmp);
-uint64_t pgas_now_ns(void);
 /* Prints every thread's pending wait and exits with PGAS_HANG_EXIT_STATUS. */
 _Noreturn void pgas_hang_report(pgas_world *world, const pgas_thread *reporter);
-void pgas_describe_address(const pgas_world *world, const volatile void *addr, char *out,
-                           size_t len);
 
 /* ---- ordering and delivery (delivery.c) ---------------------------------------------- */
 
@@ -408,11 +428,6 @@ bool pgas_sched_block_value(pgas_thread *t, const char *call, bool soft,
 /* The count that pgas_sched_block's eval_epoch takes: read it before evaluating the
  * condition, so that a write after the evaluation makes the wait a candidate again. */
 uint64_t pgas_sched_epoch(const pgas_thread *t);
-/* Calls the emulator's exit hook of this thread, if any (world.c, before detaching). */
-void pgas_thread_run_exit_hook(void);
-/* The emulated thread the calling pthread runs now (0: none; see the fiber hook). */
-uint64_t pgas_thread_current_fiber(void);
-
 /* Describes the last runtime writer of the word at addr (deterministic mode), e.g. "PE 0
  * (kernel pack block 1, thread (0,0,0)) at decision 17"; "" when none is known. */
 void pgas_last_writer_describe(const pgas_world *world, const volatile void *addr, char *out,

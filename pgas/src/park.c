@@ -22,12 +22,10 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
 #include "shmemu/internal/futex.h"
-#include "nvshmem.h"
 
 #define WAKE_BUCKETS 1024
 #define SLEEP_MIN_NS 1000000ull
@@ -50,13 +48,6 @@ static wake_bucket *bucket_of(const volatile void *addr)
 {
     uint64_t h = ((uint64_t)(uintptr_t)addr >> 3) * 0x9e3779b97f4a7c15ull;
     return &wake_table[h >> (64 - 10)];
-}
-
-uint64_t pgas_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static _Atomic uint64_t wakes_sent;
@@ -165,72 +156,6 @@ void pgas_wake_range(const volatile void *addr, size_t bytes)
     }
 }
 
-/* ---- comparisons --------------------------------------------------------------------- */
-
-bool pgas_cmp_valid(int cmp) { return cmp >= NVSHMEM_CMP_EQ && cmp <= NVSHMEM_CMP_GE; }
-
-const char *pgas_cmp_name(int cmp)
-{
-    static const char *const names[] = {"==", "!=", ">", "<=", "<", ">="};
-    return pgas_cmp_valid(cmp) ? names[cmp] : "?";
-}
-
-static bool kind_signed(pgas_kind kind)
-{
-    return kind == PGAS_KIND_I8 || kind == PGAS_KIND_I16 || kind == PGAS_KIND_I32 ||
-           kind == PGAS_KIND_I64;
-}
-
-bool pgas_compare(uint64_t current, pgas_kind kind, int cmp, uint64_t value)
-{
-    if (kind_signed(kind)) {
-        int64_t c = (int64_t)current, v = (int64_t)value;
-        switch (cmp) {
-        case NVSHMEM_CMP_EQ: return c == v;
-        case NVSHMEM_CMP_NE: return c != v;
-        case NVSHMEM_CMP_GT: return c > v;
-        case NVSHMEM_CMP_LE: return c <= v;
-        case NVSHMEM_CMP_LT: return c < v;
-        case NVSHMEM_CMP_GE: return c >= v;
-        default: return false;
-        }
-    }
-    switch (cmp) {
-    case NVSHMEM_CMP_EQ: return current == value;
-    case NVSHMEM_CMP_NE: return current != value;
-    case NVSHMEM_CMP_GT: return current > value;
-    case NVSHMEM_CMP_LE: return current <= value;
-    case NVSHMEM_CMP_LT: return current < value;
-    case NVSHMEM_CMP_GE: return current >= value;
-    default: return false;
-    }
-}
-
-/* Loads with the requested order: an acquire wait must be a real acquire for TSan and for
- * the hardware, a relaxed one must not be. Signed kinds are sign-extended to 64 bits. */
-static uint64_t load_ordered(const volatile void *addr, pgas_kind kind, pgas_order order)
-{
-    int mo = (order == PGAS_ACQUIRE || order == PGAS_ACQ_REL) ? __ATOMIC_ACQUIRE
-                                                               : __ATOMIC_RELAXED;
-    switch (kind) {
-    case PGAS_KIND_I8: return (uint64_t)(int64_t)__atomic_load_n((const volatile int8_t *)addr, mo);
-    case PGAS_KIND_U8: return __atomic_load_n((const volatile uint8_t *)addr, mo);
-    case PGAS_KIND_I16: return (uint64_t)(int64_t)__atomic_load_n((const volatile int16_t *)addr, mo);
-    case PGAS_KIND_U16: return __atomic_load_n((const volatile uint16_t *)addr, mo);
-    case PGAS_KIND_I32: return (uint64_t)(int64_t)__atomic_load_n((const volatile int32_t *)addr, mo);
-    case PGAS_KIND_U32: return __atomic_load_n((const volatile uint32_t *)addr, mo);
-    case PGAS_KIND_I64: return (uint64_t)__atomic_load_n((const volatile int64_t *)addr, mo);
-    case PGAS_KIND_U64: return __atomic_load_n((const volatile uint64_t *)addr, mo);
-    case PGAS_KIND_NONE: break;
-    }
-    return 0;
-}
-
-uint64_t pgas_load_kind(const volatile void *addr, pgas_kind kind)
-{
-    return load_ordered(addr, kind, PGAS_RELAXED);
-}
-
 /* ---- the wait loop ------------------------------------------------------------------- */
 
 typedef struct wait_condition {
@@ -248,7 +173,7 @@ static bool condition_holds(wait_condition *c)
 {
     if (c->ready != NULL)
         return c->ready(c->ctx);
-    c->seen = load_ordered(c->addr, c->kind, c->order);
+    c->seen = pgas_load_ordered(c->addr, c->kind, c->order);
     return pgas_compare(c->seen, c->kind, c->cmp, c->value);
 }
 
@@ -266,32 +191,6 @@ static bool may_spin(const pgas_thread *t)
 static _Thread_local bool other_pollers;
 
 void pgas_thread_note_other_pollers(void) { other_pollers = true; }
-
-/* The emulator's hooks of this thread (pgas_thread_set_fiber_hook, _exit_hook). */
-static _Thread_local uint64_t (*fiber_hook)(void *ctx);
-static _Thread_local void *fiber_hook_ctx;
-static _Thread_local void (*exit_hook)(void);
-
-void pgas_thread_set_fiber_hook(uint64_t (*fiber)(void *ctx), void *ctx)
-{
-    fiber_hook = fiber;
-    fiber_hook_ctx = ctx;
-}
-
-uint64_t pgas_thread_current_fiber(void)
-{
-    return fiber_hook != NULL ? fiber_hook(fiber_hook_ctx) : 0;
-}
-
-void pgas_thread_set_exit_hook(void (*hook)(void)) { exit_hook = hook; }
-
-void pgas_thread_run_exit_hook(void)
-{
-    void (*hook)(void) = exit_hook;
-    exit_hook = NULL;
-    if (hook != NULL)
-        hook();
-}
 
 static void record_wait(pgas_thread *t, const wait_condition *c, const char *call,
                         const char *what)

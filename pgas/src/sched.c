@@ -72,27 +72,6 @@ uint32_t pgas_sched_hash_str(const char *s)
     return h;
 }
 
-const char *pgas_sched_strategy_name(int strategy)
-{
-    switch (strategy) {
-    case PGAS_SCHED_RANDOM: return "random";
-    case PGAS_SCHED_PCT: return "pct";
-    case PGAS_SCHED_RR: return "rr";
-    case PGAS_SCHED_GUIDE: return "guided";
-    default: return "free";
-    }
-}
-
-void pgas_sched_describe_entity(const pgas_sched_entity *e, char *out, size_t len)
-{
-    pgas_thread *t = LD(e->thread);
-    if (t == NULL) {
-        snprintf(out, len, "entity %u", LD(e->serial));
-        return;
-    }
-    snprintf(out, len, "PE %d (%s; entity %u)", t->pe, t->label, LD(e->serial));
-}
-
 static uint64_t next_random(pgas_sched *s)
 {
     uint64_t state = LD(s->rng);

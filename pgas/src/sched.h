@@ -143,14 +143,13 @@ typedef struct pgas_sched {
 extern pgas_sched *_Atomic pgas_sched_active;
 
 uint32_t pgas_sched_hash_str(const char *s);
-const char *pgas_sched_strategy_name(int strategy);
-/* Entity description for reports: "PE 1 (host)" / "PE 0 (kernel k block 2)". */
-void pgas_sched_describe_entity(const pgas_sched_entity *e, char *out, size_t len);
 
 /* The name of a call hash in the replayed trace, or NULL. */
 const char *pgas_trace_call_name(const pgas_trace_header *h, uint32_t hash);
 
 /* sched_trace.c */
+/* A strategy's name, as traces and replay commands write it ("random", "pct", ...). */
+const char *pgas_sched_strategy_name(int strategy);
 void pgas_trace_fill_header(pgas_sched *s);
 int pgas_trace_write(const pgas_sched *s, const char *path);
 /* Parses a trace held in buf[0, len) (name: the file, for messages). Returns 0 with *log

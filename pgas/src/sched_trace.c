@@ -196,6 +196,17 @@ int pgas_trace_flush(pgas_sched *s)
     return 0;
 }
 
+const char *pgas_sched_strategy_name(int strategy)
+{
+    switch (strategy) {
+    case PGAS_SCHED_RANDOM: return "random";
+    case PGAS_SCHED_PCT: return "pct";
+    case PGAS_SCHED_RR: return "rr";
+    case PGAS_SCHED_GUIDE: return "guided";
+    default: return "free";
+    }
+}
+
 static int strategy_from_name(const char *name)
 {
     for (int k = PGAS_SCHED_RANDOM; k <= PGAS_SCHED_GUIDE; k++)
@@ -517,6 +528,18 @@ const char *pgas_trace_call_name(const pgas_trace_header *h, uint32_t hash)
     return NULL;
 }
 
+/* "PE 1 (host; entity 1)", "PE 0 (kernel k block 2; entity 5)". */
+static void describe_entity(const pgas_sched_entity *e, char *out, size_t len)
+{
+    const pgas_thread *t = atomic_load_explicit(&e->thread, memory_order_relaxed);
+    const unsigned serial = atomic_load_explicit(&e->serial, memory_order_relaxed);
+    if (t == NULL) {
+        snprintf(out, len, "entity %u", serial);
+        return;
+    }
+    snprintf(out, len, "PE %d (%s; entity %u)", t->pe, t->label, serial);
+}
+
 _Noreturn void pgas_trace_diverged(pgas_sched *s, uint64_t at, const pgas_sched_entity *me,
                                    const char *call, const char *why)
 {
@@ -524,7 +547,7 @@ _Noreturn void pgas_trace_diverged(pgas_sched *s, uint64_t at, const pgas_sched_
     FILE *f = stderr;
     char who[160] = "the start of the job";
     if (me != NULL)
-        pgas_sched_describe_entity(me, who, sizeof who);
+        describe_entity(me, who, sizeof who);
     fprintf(f, "shmemu: replay diverged from the trace %s at scheduling decision %llu of %llu: "
                "%s.\n", s->world->config.replay, (unsigned long long)at,
             (unsigned long long)s->replay_n, why);

@@ -3,8 +3,8 @@
  *
  * shmemu_launch creates a job (its heap, PEs and teams), starts one pthread per PE, waits
  * for all of them and tears the job down. A PE thread and every thread attached to it later
- * (the emulator's blocks) find their job and PE through the thread-local `self`: the only
- * mutable state outside the job struct, as docs/design.md ("Conventions") allows for "who am I".
+ * (the emulator's blocks) find their job and PE through "who am I" (self.c): attaching here
+ * sets it, detaching clears it.
  *
  * A program that calls nvshmem_init() on a thread that belongs to no job gets a job of one
  * PE, attached to that thread: that is how an ordinary NVSHMEM program runs as 1 PE when it
@@ -21,42 +21,6 @@
 #include "backend.h"
 #include "nvshmem.h"
 #include "ordering.h"
-
-static _Thread_local pgas_thread *self;
-
-pgas_thread *pgas_current(void) { return self; }
-
-pgas_thread *pgas_thread_self(void) { return self; }
-
-pgas_thread *pgas_require_attached(const char *call)
-{
-    if (self == NULL)
-        pgas_fail(call, "called on a thread that is no PE; call it from a PE thread (a program "
-                        "started by bin/shmemu-run or shmemu_launch) after nvshmem_init()");
-    return self;
-}
-
-pgas_thread *pgas_require(const char *call)
-{
-    pgas_thread *t = pgas_require_attached(call);
-    int status = atomic_load_explicit(&t->world->pes[t->pe].init_status, memory_order_relaxed);
-    if (status != NVSHMEM_STATUS_IS_INITIALIZED && pgas_speaks_openshmem(t))
-        pgas_fail(call, "called after shmem_finalize(); OpenSHMEM calls need an initialized "
-                        "PE: finalize last");
-    if (status != NVSHMEM_STATUS_IS_INITIALIZED)
-        pgas_fail(call, "called before nvshmem_init() or shmem_init() (or after finalize); "
-                        "initialize first");
-    t->api_call = call;
-    return t;
-}
-
-void pgas_thread_note_call(const char *call)
-{
-    if (self != NULL)
-        self->api_call = call;
-}
-
-int shmemu_my_pe(void) { return self != NULL ? self->pe : -1; }
 
 /* ---- jobs ---------------------------------------------------------------------------- */
 
@@ -167,12 +131,13 @@ static pgas_thread *thread_attach_record(pgas_thread *t, pgas_world *world, int 
         h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
     t->rng = world->config.check_seed * 0x9e3779b97f4a7c15ull ^ ((uint64_t)pe << 48) ^ h;
     atomic_fetch_add(&world->live_threads, 1);
-    self = t;
+    pgas_set_current(t);
     return t;
 }
 
 static void thread_detach(volatile uint32_t *exited)
 {
+    pgas_thread *self = pgas_current();
     if (self == NULL)
         return;
     pgas_deliver_all(self);
@@ -185,7 +150,7 @@ static void thread_detach(volatile uint32_t *exited)
     atomic_fetch_sub(&self->world->live_threads, 1);
     if (self->ent != NULL)
         pgas_sched_detach(self); /* hands the turn on for good */
-    self = NULL;
+    pgas_set_current(NULL);
 }
 
 int pgas_thread_attach_reusing(const pgas_thread *parent, int pe, const char *label,
@@ -210,6 +175,7 @@ void pgas_thread_detach_notify(volatile uint32_t *exited) { thread_detach(exited
 
 void pgas_thread_set_label(const char *label)
 {
+    pgas_thread *self = pgas_current();
     if (self != NULL)
         snprintf(self->label, sizeof self->label, "%s", label);
 }
@@ -247,6 +213,7 @@ static void *pe_thread_main(void *arg)
 
 static int launch(int n_pes, pe_start *proto)
 {
+    const pgas_thread *self = pgas_current();
     if (self != NULL)
         pgas_fail("shmemu_launch", "cannot start a job from inside PE %d; launch from a thread "
                                    "that is no PE", self->pe);
@@ -307,7 +274,7 @@ int shmemu_launch_main(int n_pes, int (*main_fn)(int, char **, char **), int arg
 /* ---- initialization ------------------------------------------------------------------ */
 
 /* A thread outside any job that calls nvshmem_init becomes PE 0 of a job of one. */
-static void attach_implicit_job(const char *call)
+static pgas_thread *attach_implicit_job(const char *call)
 {
     int n = shmemu_npes_from_env();
     if (n != 1)
@@ -315,13 +282,14 @@ static void attach_implicit_job(const char *call)
                         "threads; build it with bin/shmemu-cc (which links shmemu's main) or "
                         "start PEs with shmemu_launch()", n);
     pgas_world *world = world_create(1);
-    thread_attach(world, 0, "host", NULL);
+    return thread_attach(world, 0, "host", NULL);
 }
 
 static void init_this_pe(const char *call)
 {
+    pgas_thread *self = pgas_current();
     if (self == NULL)
-        attach_implicit_job(call);
+        self = attach_implicit_job(call);
     pgas_pe *pe = &self->world->pes[self->pe];
     /* NVSHMEM and OpenSHMEM 1.5 both say a second initialization in a program is undefined
      * (OpenSHMEM 1.6 adds reference counting; shmem.h claims 1.5): report it. */
@@ -356,8 +324,9 @@ int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr)
                                 "nvshmemx_set_attr_uniqueid_args first");
             return 1;
         }
+        pgas_thread *self = pgas_current();
         if (self == NULL)
-            attach_implicit_job(call);
+            self = attach_implicit_job(call);
         const nvshmemx_uniqueid_args_t *u = &attr->args.uid_args;
         uint64_t uid;
         memcpy(&uid, u->uid->internal, sizeof uid);
@@ -384,8 +353,9 @@ int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t *uniqueid)
         pgas_complain(call, "uniqueid is NULL; pass the address of an nvshmemx_uniqueid_t");
         return 1;
     }
+    pgas_thread *self = pgas_current();
     if (self == NULL)
-        attach_implicit_job(call);
+        self = attach_implicit_job(call);
     memset(uniqueid, 0, sizeof *uniqueid);
     uniqueid->version = 1;
     memcpy(uniqueid->internal, &self->world->uid, sizeof self->world->uid);
@@ -407,6 +377,7 @@ int nvshmemx_set_attr_uniqueid_args(int myrank, int nranks, const nvshmemx_uniqu
 
 int nvshmemx_init_status(void)
 {
+    const pgas_thread *self = pgas_current();
     if (self == NULL)
         return NVSHMEM_STATUS_NOT_INITIALIZED;
     return atomic_load(&self->world->pes[self->pe].init_status);
