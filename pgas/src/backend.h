@@ -35,6 +35,12 @@
  *     live in the job's pgas_barriers, both in process memory;
  *   - deterministic mode (sched*.c) and emu/ (which wakes its own stream and event words
  *     through park.c) assume one process.
+ *
+ * Layers (docs/design.md, "Layering"): this header, the seam, is below every file that
+ * copies, wakes or meets at a barrier; the threads backend is above park.c, because its wake
+ * is park.c's pgas_wake_range and its barrier waits with pgas_wait_value. So delivery.c
+ * wakes parked waiters, and barrier.c waits, by calling up at run time, through the table
+ * that world.c puts in world->backend when the job starts; none of them names a backend.
  */
 #ifndef PGAS_BACKEND_H
 #define PGAS_BACKEND_H
@@ -101,10 +107,12 @@ const pgas_backend *pgas_backend_for_new_job(void);
 /* ---- dispatch: the API layer's only way to the layout -------------------------------- */
 
 /* The threads backend's translation and copies are inlined here: on the default backend a
- * put pays one compare for the seam, not an indirect call; any other backend (and a test's
- * recording backend) goes through its table. */
+ * put pays one test for the seam, not an indirect call; any other backend (and a test's
+ * recording backend) goes through its table. The test is of a flag the job sets when it
+ * chooses its backend (world.c), not of the backend's address: a file that dispatches must
+ * not depend on backend_threads.c, which sits above park.c. */
 #include "backend_threads.h"
-#define PGAS_BE_IS_THREADS(w) __builtin_expect((w)->backend == &pgas_backend_threads, 1)
+#define PGAS_BE_IS_THREADS(w) __builtin_expect((w)->backend_is_threads, 1)
 
 static inline char *pgas_be_ptr(const pgas_world *w, int pe, size_t offset)
 {

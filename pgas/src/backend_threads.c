@@ -10,7 +10,8 @@
  *
  * This file, backend_threads.h (its translation and copies, inline so that backend.h's
  * dispatch costs the default backend no call) and park.c are the only ones that know the
- * layout (docs/design.md D10).
+ * layout (docs/design.md D10). The backend is built on park.c's waits and wake-ups, so it
+ * sits above them; the files below reach it only through world->backend (backend.h).
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -30,7 +30,6 @@ enum { ALLOC_KIND_MALLOC = 1, ALLOC_KIND_FREE = 2 };
 void pgas_heap_init(pgas_world *world)
 {
     world->heap_size = (world->heap_size + HEAP_MAX_ALIGN - 1) / HEAP_MAX_ALIGN * HEAP_MAX_ALIGN;
-    world->backend = pgas_backend_for_new_job();
     char err[256];
     if (world->backend->heap_map(world, err, sizeof err) != 0) {
         fprintf(stderr, "shmemu: %s\n", err);

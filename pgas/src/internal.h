@@ -243,6 +243,7 @@ typedef struct pgas_world {
     pgas_config config;
     size_t heap_size; /* bytes per PE, a multiple of PGAS_HEAP_ALIGN */
     const struct pgas_backend *backend; /* chosen when the job starts (backend.h) */
+    bool backend_is_threads;            /* backend is the threads backend: inlined */
     void *backend_state;                /* the backend's own, from its heap_map */
     pgas_pe *pes;
     pgas_team teams[PGAS_MAX_TEAMS];

@@ -44,6 +44,11 @@ static pgas_world *world_create(int n_pes)
         atomic_init(&world->pes[p].init_status, NVSHMEM_STATUS_NOT_INITIALIZED);
     }
     pgas_ordering_choose(); /* before any PE thread: the active bug's table, if any */
+    /* The backend is wired in here, at the top: the files below call it through
+     * world->backend and never name the threads backend, which is built on park.c
+     * (backend.h). */
+    world->backend = pgas_backend_for_new_job();
+    world->backend_is_threads = world->backend == &pgas_backend_threads;
     pgas_heap_init(world);
     pgas_teams_init(world);
     pgas_checker_ignore(world, sizeof *world);
