@@ -23,6 +23,11 @@
  * source, and the issuer's quiet, check that they did not change, and fail naming both puts
  * when they did: the "missing quiet before the staging buffer is reused" mistake, which no
  * race checker sees because the bytes had in fact left.
+ *
+ * Layer: below the heap (an allocation quiets first) and the waits (a wait delivers its
+ * thread's queue before it parks). A delivered put wakes parked waiters through the
+ * backend's wake op in world->backend (backend.h): it reaches park.c at run time, and this
+ * file does not name it.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,6 +11,12 @@
  * thread's undelivered non-blocking puts: completion is per thread, as nvshmem_quiet is on a
  * GPU.
  *
+ * Layers: the files call each other downwards only, from "who am I" (self.c) at the bottom
+ * through errors, delivery, the heap, the reports and the scheduler, waits (park.c) and the
+ * threads backend, to the API and jobs (world.c) at the top; a call that must go up at run
+ * time goes through the backend's table in world->backend (docs/design.md, "Layering";
+ * scripts/check-layers.py checks it).
+ *
  * Invariant that keeps the race checkers honest (docs/design.md D4): the runtime's own words (wake
  * buckets, barrier counters, wait records) are written only by atomic read-modify-writes and
  * read by atomic loads. Valgrind sees an RMW as a read, so these words never race, and they

@@ -18,6 +18,13 @@
  * every heap, such as an emulated kernel's flag, must be wakeable too. Sleeps are bounded
  * (1 ms growing to 100 ms), so a plain store that nobody follows with a wake is still seen,
  * and the hang timeout is checked between sleeps.
+ *
+ * Layer: above what a wait calls: delivery (a wait delivers its thread's queue before it
+ * parks), the heap (whose word it is), the scheduler (in deterministic mode a wait is its
+ * decision) and the hang report; below the threads backend, whose wake and barrier are
+ * built from this file. Writers (delivery.c, signal.c, amo.c) wake through the backend's
+ * wake op in world->backend, so they and this file call each other at run time without
+ * depending on each other at link time (docs/design.md, "Layering").
  */
 #include <limits.h>
 #include <pthread.h>
