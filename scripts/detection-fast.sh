@@ -13,7 +13,9 @@
 # that a catch is the same on every run:
 #   sum       natively; detected when the last checksum differs from the 1-PE serial run
 #             of the system, or the run ends in a hang or deadlock report, or in an error
-#             from one of shmemu's own checks ("shmemu: PE p: ...");
+#             from one of shmemu's own checks ("shmemu: PE p: ...") or from the id-coded
+#             halo test of a row that runs with --check ("shmemu-md: ... halo slot" or
+#             "ghost slot ...");
 #   tsan      the TSan build; detected when it prints a ThreadSanitizer warning;
 #   helgrind  valgrind --tool=helgrind (only where nothing cheaper catches the plant);
 #             detected when valgrind counts errors.
@@ -36,9 +38,14 @@ LOGS=${FAST_LOGS:-/tmp/detection-fast.$$}
 # (the barrier's happens-before: TSan sees the counter's atomics), on the smallest system
 # that shows it. x-recv-wait-missing: in the catalogue's 1D system TSan catches it only
 # free-running (17 of 20 runs), and no schedule changes the checksum; in 2D the first
-# schedule does.
+# schedule does. direct26's acknowledgement plants need one PE a step ahead of a neighbour:
+# PCT's schedules (random ones keep the PEs in step: 0 of 4 caught). d26-stale-send-list
+# shows in the checksum at the first exchange after a second search, step 3 with
+# --nstlist 2; in --steps 2 that search's --check halo test (the kernels' update of
+# id-coded ghosts) finds it.
 C2D="--cells 4 --pes 4 --dd 2x2x1 --halo fused --transport direct"
 C2PE="--cells 4 --pes 2 --dd 2x1x1 --halo fused --transport direct"
+D26CHECK="--cells 6,4,4 --pes 3 --dd 3x1x1 --halo direct26 --transport direct --nstlist 2 --check"
 PLAN="
 x-dep-wait-missing             sum       random:1
 x-dep-wait-relaxed             tsan      random:1
@@ -70,6 +77,12 @@ rt-put-signal-order            sum       random:1
 rt-quiet-noop                  sum       random:1
 rt-fence-noop                  sum       random:1
 rt-barrier-no-hb               helgrind  random:1  $C2PE
+d26-ack-wait-missing           sum       pct:1
+d26-ack-relaxed                tsan      pct:1
+d26-ack-before-reads           sum       pct:1
+d26-ghost-wait-relaxed         tsan      pct:1
+d26-ghost-seq-behind           sum       pct:1
+d26-stale-send-list            sum       pct:1     $D26CHECK
 "
 
 for b in "$MD" "$MD_TSAN"; do
@@ -78,6 +91,9 @@ done
 mkdir -p "$LOGS"
 export TSAN_OPTIONS="halt_on_error=0 exitcode=66"
 OWN_ERROR='^shmemu: PE [0-9]+: ([a-z_0-9]+|kernel [a-z_0-9]+ block \([0-9,]+\)( thread \([0-9,]+\))?): '
+# --check's id-coded halo test: a slot that does not hold its atom's code (par_setup.c,
+# par_direct26.c); the run stops there.
+HALO_TEST='^shmemu-md: (PE [0-9]+: )?(direct26 ghost|halo) slot [0-9]+ '
 
 # The catalogue: name<TAB>config.
 catalogue=$("$MD" --list-bugs | awk 'NR % 2 == 1 { name = $1 }
@@ -119,6 +135,8 @@ run_one() { # bug ("" = correct code) checker schedule config log
         if grep -qE 'shmemu: (hang|deadlock)' "$log"; then verdict="detected (hang/deadlock report)"
         elif grep -qE "$OWN_ERROR" "$log"; then
             verdict="detected (shmemu's own check: $(grep -m1 -oE "$OWN_ERROR" "$log" | sed 's/: $//'))"
+        elif grep -qE "$HALO_TEST" "$log"; then
+            verdict="detected (--check's halo test: $(grep -m1 -oE "$HALO_TEST" "$log" | sed -E 's/^shmemu-md: //; s/ $//'))"
         elif [ "$rc" != 0 ] || [ -z "$sum" ] || [ -z "$ref" ]; then verdict="failed (rc $rc, no checksum)"
         elif [ "$sum" != "$ref" ]; then verdict="detected (checksum $sum, reference $ref)"
         else verdict=clean

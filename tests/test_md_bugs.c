@@ -4,7 +4,8 @@
  *     formed over both, md's entries one per md_bug_id in order, every entry's plant present
  *     in the file it names (the text md_bug(MD_BUG_<NAME>), or shmemu_bug(SHMEMU_BUG_<NAME>)
  *     for the runtime's and the driver's), every entry configured, the bulk-copy plants
- *     with --bulk-copy on; pgas's installed headers name nothing of md;
+ *     with --bulk-copy on, direct26's (d26-) with --halo direct26; pgas's installed headers
+ *     name nothing of md;
  *   - SHMEMU_BUG parsing: empty is no bug, each name its bug, an unknown name an error
  *     that names the value and lists every name; in a child process, an unknown name stops
  *     the program before main() with status 2, a known one is active in main();
@@ -97,6 +98,10 @@ static void test_catalogue(void **state)
          * default is off). */
         if (strncmp(b->name, "bulk-", 5) == 0 && strstr(b->config, "--bulk-copy on") == NULL)
             fail_msg("bug '%s': its configuration '%s' lacks --bulk-copy on", b->name,
+                     b->config);
+        /* direct26's plants (its own steps) run with its exchange. */
+        if (strncmp(b->name, "d26-", 4) == 0 && strstr(b->config, "--halo direct26") == NULL)
+            fail_msg("bug '%s': its configuration '%s' lacks --halo direct26", b->name,
                      b->config);
         for (size_t j = 0; j < i; j++)
             if (strcmp(shmemu_bug_entry(j)->name, b->name) == 0)

@@ -23,8 +23,17 @@
 #define PULSE_SIGNAL " --halo pulse --transport signal"
 #define BULK " --bulk-copy on"
 #define NBI "SHMEMU_CHECK_NBI=1 "
+/* direct26 (its own plants): domains at least the halo deep and each PE's home atoms and
+ * ghosts within the per-PE arrays, in the smallest box that fits 3 domains along x. Each
+ * PE's two neighbours are different PEs, so one of them can run a step ahead: there the
+ * acknowledgement's plants change the checksum under each of PCT's first 4 seeds; on
+ * 2x1x1 (one neighbour PE through both directions) under 1 or 2 of 8 schedules. */
+#define D26_1D "--cells 6,4,4 --pes 3 --dd 3x1x1 --halo direct26"
+#define D26_DIRECT " --transport direct"
+#define D26_SIGNAL " --transport signal"
 
 #define S "md/src/kernels/halo_steps.h"
+#define D26 "md/src/kernels/halo_direct26.c"
 static const shmemu_bug_info catalogue[] = {
     {MD_BUG_X_DEP_WAIT_MISSING, "x-dep-wait-missing",
      "FusedPackCommX: no acquire-wait on the earlier pulses whose atoms the pulse forwards "
@@ -103,8 +112,31 @@ static const shmemu_bug_info catalogue[] = {
     {MD_BUG_NONLOCAL_NO_WAIT_UPDATE, "nonlocal-no-wait-update",
      "driver: the non-local stream does not wait for the drift: the coordinate halo packs "
      "positions while they are updated", "md/src/par_steps.h", CFG_3D FUSED_DIRECT},
+    {MD_BUG_D26_ACK_WAIT_MISSING, "d26-ack-wait-missing",
+     "direct26 ghost update: no wait for the neighbour's acknowledgement before overwriting "
+     "its ghost slots: its force kernels of the last step may still be reading them", D26,
+     D26_1D D26_DIRECT},
+    {MD_BUG_D26_ACK_RELAXED, "d26-ack-relaxed",
+     "direct26, direct path: the acknowledgement is a relaxed store where a system-scope "
+     "release was needed: the neighbour's next stores into our ghost slots are not ordered "
+     "after our reads of them", D26, D26_1D D26_DIRECT},
+    {MD_BUG_D26_ACK_BEFORE_READS, "d26-ack-before-reads",
+     "direct26 force step: the acknowledgement is launched before the `other` half's force "
+     "kernel, the last reader of the ghosts", "md/src/par_direct26.c", D26_1D D26_DIRECT},
+    {MD_BUG_D26_GHOST_WAIT_RELAXED, "d26-ghost-wait-relaxed",
+     "direct26 ghost update: the wait for a neighbour's ghosts polls with a relaxed load, "
+     "not acquire", D26, D26_1D D26_DIRECT},
+    {MD_BUG_D26_GHOST_SEQ_BEHIND, "d26-ghost-seq-behind",
+     "direct26 ghost update: waits for the previous exchange's signal value (seq - 1): "
+     "passes at once on the old ghosts, or never once the new ones have come", D26,
+     D26_1D D26_SIGNAL},
+    {MD_BUG_D26_STALE_SEND_LIST, "d26-stale-send-list",
+     "direct26 search: the rebuilt send lists are copied to the device only when their "
+     "buffer grows: the kernels pack the atoms at an earlier search's indices",
+     "md/src/par_direct26.c", D26_1D D26_DIRECT " --nstlist 2"},
 };
 #undef S
+#undef D26
 
 _Static_assert(sizeof catalogue / sizeof *catalogue ==
                    MD_BUG_END - MD_BUG_X_DEP_WAIT_MISSING,

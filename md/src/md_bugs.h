@@ -6,7 +6,9 @@
  * (md/src/kernels/) call the protocol's steps (kernels/halo_steps.h), each step holds
  * `if (md_bug(MD_BUG_X)) ...the mistake...; else ...the step...`, so the kernels read like
  * the paper's algorithms and the mistakes sit in one file; the driver's steps (its streams,
- * exchange numbers and pulse table) do the same in par_steps.h. md_bugs.c holds the
+ * exchange numbers and pulse table) do the same in par_steps.h, and the direct exchange
+ * (--halo direct26) keeps its own steps' plants beside its kernels (halo_direct26.c) and
+ * its search and force halo (par_direct26.c). md_bugs.c holds the
  * catalogue (name, the mistake, the plant's file, the shmemu-md run that exercises it) and registers it with the runtime's before main();
  * it also names the runs that exercise the runtime's own plants (SHMEMU_BUG_RT_*).
  * `shmemu-md --list-bugs` prints both, SHMEMU_BUG=<name> selects one.
@@ -50,6 +52,13 @@ typedef enum md_bug_id {
     MD_BUG_F_SENT_BEFORE_NONLOCAL,
     MD_BUG_UPDATE_NO_WAIT_NONLOCAL,
     MD_BUG_NONLOCAL_NO_WAIT_UPDATE,
+    /* direct26's steps (kernels/halo_direct26.c, par_direct26.c) */
+    MD_BUG_D26_ACK_WAIT_MISSING,
+    MD_BUG_D26_ACK_RELAXED,
+    MD_BUG_D26_ACK_BEFORE_READS,
+    MD_BUG_D26_GHOST_WAIT_RELAXED,
+    MD_BUG_D26_GHOST_SEQ_BEHIND,
+    MD_BUG_D26_STALE_SEND_LIST,
     MD_BUG_END /* one past md's */
 } md_bug_id;
 

@@ -245,19 +245,31 @@ static void exchange_offsets(md_par_pe *c)
     nvshmem_barrier_all();
 }
 
-/* The device neighbour table, the index maps and the three pair lists. */
-static void device_tables(md_par_pe *c)
+/* The send lists of this search to the device: the kernels' index maps. Every search,
+ * whether or not the buffer grows: the lists name home atoms by index, and the indices
+ * change with every redistribution. */
+static void upload_send_lists(md_par_d26 *d)
 {
-    md_par_d26 *d = c->d26;
     const int64_t nsend = d->start[d->ndir];
-    if (nsend > d->cap_imap || !d->imap) {
+    const bool grow = nsend > d->cap_imap || !d->imap;
+    if (grow) {
         MD_CUDA(cudaFree(d->imap));
         d->cap_imap = nsend + nsend / 4 + 16;
         md_dev_alloc((void **)&d->imap, (size_t)d->cap_imap * sizeof(int32_t), "d26 imap");
     }
+    if (md_bug(MD_BUG_D26_STALE_SEND_LIST) && !grow)
+        return; /* the mistake: copied with a new buffer only, so the maps of an earlier
+                 * search stay on the device */
     if (nsend > 0)
         MD_CUDA(cudaMemcpy(d->imap, d->send, (size_t)nsend * sizeof(int32_t),
                            cudaMemcpyHostToDevice));
+}
+
+/* The device neighbour table, the index maps and the three pair lists. */
+static void device_tables(md_par_pe *c)
+{
+    md_par_d26 *d = c->d26;
+    upload_send_lists(d);
     const bool signal = c->job->opt.transport == MD_TRANSPORT_SIGNAL;
     for (int k = 0; k < d->ndir; k++) {
         const md_d26_dir *dr = &d->dir[k];
@@ -455,15 +467,35 @@ static void other_forces(md_par_pe *c, cudaStream_t s)
     }
 }
 
+/* The acknowledgements of force step seq_f to every neighbour: the ghosts it sent us may be
+ * overwritten. */
+static void acknowledge(md_par_pe *c, cudaStream_t s)
+{
+    md_d26_args a = d26_args(c, c->seq_f, MD_TR_HALO_F);
+    LAUNCH(md_d26_ack, DIM3(1, c->d26->ndir, 1), DIM3(1, 1, 1), 0, s, a);
+}
+
+/* The ghosts' last reader, the `other` half, then the acknowledgement (stream order on s,
+ * after the `own` half that par.c launched before). */
+static void last_reads_then_ack(md_par_pe *c, cudaStream_t s)
+{
+    if (md_bug(MD_BUG_D26_ACK_BEFORE_READS)) { /* the mistake: acknowledged after `own` only */
+        acknowledge(c, s);
+        other_forces(c, s);
+    } else {
+        other_forces(c, s);
+        acknowledge(c, s);
+    }
+}
+
 /* No forces travel: the `other` pairs, the acknowledgements, the add. */
 static void d26_f(md_par_pe *c, cudaStream_t s)
 {
     md_par_d26 *d = c->d26;
     if (!d || d->ndir == 0)
         return;
-    other_forces(c, s);
-    md_d26_args a = d26_args(c, ++c->seq_f, MD_TR_HALO_F);
-    LAUNCH(md_d26_ack, DIM3(1, d->ndir, 1), DIM3(1, 1, 1), 0, s, a);
+    ++c->seq_f;
+    last_reads_then_ack(c, s);
     md_d26_add_args add;
     memset(&add, 0, sizeof add);
     add.n = c->pe.n_home;
