@@ -39,7 +39,7 @@ CUDA_MD_BIN  := $(CUDA_DIR)/shmemu-md
 # Compiled by nvcc (each in extern "C", see md/cuda/prelude.h):
 CUDA_MD_SRC  := md/src/par.c md/src/par_setup.c md/src/par_timing.c md/src/par_host.c \
                 md/src/par_fused.c md/src/par_pulse.c md/src/par_direct26.c \
-                md/src/par_graph.c md/src/force.c \
+                md/src/par_graph.c md/src/par_stats.c md/src/force.c \
                 $(wildcard md/src/kernels/*.c)
 CUDA_MD_OBJ  := $(CUDA_MD_SRC:%.c=$(CUDA_DIR)/%.o) $(CUDA_DIR)/md/cuda/launch.o
 # The CPU build's objects for everything else (they hold no emulator call), and the planted-

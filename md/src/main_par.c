@@ -229,6 +229,8 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
            "       drift momentum checksum\n");
     fflush(stdout);
     int status = 0;
+    if (o->halo_stats)
+        po.traffic = md_xcalloc((size_t)o->dd.pes, sizeof *po.traffic);
     if (md_par_run(sys, &o->par, &o->dd, &po, on_sample, &ctx, &res, &err) != 0) {
         fflush(stdout);
         if (!ctx.restart_bad) /* else on_sample said why */
@@ -279,8 +281,11 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
                     res.phase_ms[ph] / (double)res.timed_steps);
         fprintf(stderr, "\n");
     }
+    if (po.traffic && status != 1)
+        md_run_traffic_print(stdout, po.traffic, o->dd.pes);
     if (status != 1)
         printf("checksum %016" PRIx64 "\n", res.checksum);
+    free(po.traffic);
     free(ref);
     md_checkpoint_free(&ck);
     return status;

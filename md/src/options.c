@@ -98,6 +98,9 @@ void md_options_usage(FILE *f)
         "                        non-local work, non-overlap and step from the kernels'\n"
         "                        per-block %globaltimer stamps (us), then per phase from\n"
         "                        CUDA events (ms)\n"
+        "  --halo-stats          messages and bytes the halo exchanges send per step, per\n"
+        "                        PE and in total (coordinates; force return or, direct26,\n"
+        "                        acknowledgements), as '# traffic' lines (docs/md.md)\n"
         "  --list-bugs           the catalogue of planted protocol bugs, then exit (select\n"
         "                        one with SHMEMU_BUG=<name>: docs/checking.md)\n"
         "  --help                this text\n"
@@ -202,7 +205,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
         if (eq)
             val = eq + 1;
         static const char *flags[] = {"--help", "--shift", "--check", "--timing", "--graph",
-                                      "--list-bugs"};
+                                      "--list-bugs", "--halo-stats"};
         static const char *valued[] = {
             "--cells", "--density", "--temperature", "--seed", "--data", "--steps",
             "--dt", "--rc", "--skin", "--nstlist", "--thermo", "--pes", "--dd",
@@ -238,6 +241,9 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
         } else if (!strcmp(name, "--timing")) {
             o->timing = true;
             par_only = par_only ? par_only : "--timing";
+        } else if (!strcmp(name, "--halo-stats")) {
+            o->halo_stats = true;
+            par_only = par_only ? par_only : "--halo-stats";
         } else if (!strcmp(name, "--graph")) {
             o->graph = true;
             par_only = par_only ? par_only : "--graph";
@@ -359,8 +365,8 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
     if (par_only && o->halo == MD_HALO_SERIAL)
         return md_fail(err, "%s is an option of the parallel drivers (--halo fused, pulse or "
                             "host: --transport, --force-kernel, --bulk-copy, --graph, "
-                            "--timing); --halo serial runs no kernels and would ignore it: "
-                            "leave it out or pick another --halo", par_only);
+                            "--timing, --halo-stats); --halo serial runs no kernels and would "
+                            "ignore it: leave it out or pick another --halo", par_only);
     if (dd_given) {
         /* Each count is at most 100000 (parse_triple); the product in 64 bits is exact. */
         long long prod = (long long)o->dd.grid[0] * o->dd.grid[1] * o->dd.grid[2];

@@ -21,6 +21,7 @@ typedef struct md_options {
     bool list_bugs;     /* --list-bugs: print the planted-bug catalogue and exit */
     bool check;         /* --check: brute-force pair and halo oracles every step */
     bool timing;        /* --timing: per-phase device times (parallel driver) */
+    bool halo_stats;    /* --halo-stats: messages and bytes per step (par_stats.h) */
     md_io_options io;   /* --dump --checkpoint --restart --progress ... (io.h) */
     md_halo_kind halo;  /* --halo fused|pulse|host|serial (par.h; default fused) */
     md_transport transport; /* --transport direct|signal|auto (default auto) */

@@ -9,10 +9,10 @@
  *
  * Files, one direction of dependency: par.c (the run, the step, output) calls
  * par_setup.c (search steps: redistribution, pulse table, transports, halo test), the
- * variants par_fused.c, par_pulse.c, par_host.c (through their md_halo_ops), par_graph.c
- * and par_timing.c; the variants and par_setup.c call only par_int.h's inline helpers,
- * par_timing.c and the kernels (par_setup.c reaches the variant through c->halo); none
- * calls back into par.c.
+ * variants par_fused.c, par_pulse.c, par_host.c (through their md_halo_ops), par_graph.c,
+ * par_timing.c and par_stats.c (what the halos send: --halo-stats); the variants and
+ * par_setup.c call only par_int.h's inline helpers, par_timing.c, par_stats.c and the
+ * kernels (par_setup.c reaches the variant through c->halo); none calls back into par.c.
  *
  * Ordering (why the exchanges need no handshake and signals no reset). Within a PE the
  * streams and events order: update(start) before both force kernels and the coordinate
@@ -67,6 +67,8 @@ static void halo_x(md_par_pe *c)
     md_par_timer_mark(&c->timer, MD_PH_HALO_X, 0, c->s_nl);
     c->halo->exchange_x(c, c->s_nl);
     md_par_timer_mark(&c->timer, MD_PH_HALO_X, 1, c->s_nl);
+    md_traffic_add(&c->traffic.sum.x, &c->step_traffic.x); /* par_stats.h */
+    c->traffic.nx++;
 }
 
 /* The force halo of a step, the run's variant, on stream s (the non-local stream). */
@@ -75,6 +77,8 @@ static void halo_f(md_par_pe *c, cudaStream_t s)
     md_par_timer_mark(&c->timer, MD_PH_HALO_F, 0, c->s_nl);
     c->halo->exchange_f(c, s);
     md_par_timer_mark(&c->timer, MD_PH_HALO_F, 1, c->s_nl);
+    md_traffic_add(&c->traffic.sum.f, &c->step_traffic.f);
+    c->traffic.nf++;
 }
 
 /* The variant of --halo (par_int.h md_halo_ops): the one place a kind names its file. */
@@ -635,7 +639,10 @@ static int pe_main(void *arg)
         if (c->me == 0 && job->opt.progress)
             job->opt.progress(step, job->opt.io_ctx);
     }
-    results(c, t0, t1, now_s(), rc, &err);
+    const double t2 = now_s();
+    if (job->opt.traffic) /* collective: every PE has the same opt */
+        md_par_traffic_gather(c);
+    results(c, t0, t1, t2, rc, &err);
     if (rc != 0 && c->me != 0 && err.msg[0] && strcmp(err.msg, "another PE failed at the search"))
         fprintf(stderr, "shmemu-md: PE %d: %s\n", c->me, err.msg);
     pe_teardown(c);

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "par_stats.h"
 #include "shmemu/md.h"
 
 /* host: the CPU-initiated baseline (paper 000 Fig. 1): per pulse a pack kernel, the host
@@ -69,6 +70,9 @@ typedef struct md_par_opts {
     int (*snapshot)(const md_system *snap, long step, void *ctx, md_error *err);
     void (*progress)(long step, void *ctx);
     void *io_ctx;
+    /* [dd->pes] or NULL: each PE's halo traffic over the run (par_stats.h), filled at the
+     * end (shmemu-md --halo-stats). */
+    md_run_traffic *traffic;
 } md_par_opts;
 
 void md_par_opts_default(md_par_opts *o);

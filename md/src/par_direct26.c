@@ -524,5 +524,11 @@ static void d26_routes(const md_par_pe *c, int *direct, int *signal, int *bulk)
     }
 }
 
+/* What a step sends: the neighbour table of the last search (par_stats.c counts it). */
+static void d26_traffic(const md_par_pe *c, md_step_traffic *t)
+{
+    md_par_d26_traffic(c->d26->hnbr, c->d26->ndir, t);
+}
+
 const md_halo_ops md_halo_direct26 = {"direct26", true, d26_x, d26_f,
-                                       d26_search, d26_routes, d26_release};
+                                       d26_search, d26_routes, d26_release, d26_traffic};

@@ -31,4 +31,5 @@ static void fused_f(md_par_pe *c, cudaStream_t s)
     MD_CUDA(cudaGetLastError()); /* the launch */
 }
 
-const md_halo_ops md_halo_fused = {"fused", true, fused_x, fused_f, md_par_pulse_search, NULL, NULL};
+const md_halo_ops md_halo_fused = {"fused", true, fused_x, fused_f, md_par_pulse_search, NULL, NULL,
+                                    md_par_pulse_traffic};

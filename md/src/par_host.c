@@ -78,4 +78,5 @@ static void host_f(md_par_pe *c, cudaStream_t s)
 }
 
 /* A step with host waits inside cannot be a CUDA graph. */
-const md_halo_ops md_halo_host = {"host", false, host_x, host_f, md_par_pulse_search, NULL, NULL};
+const md_halo_ops md_halo_host = {"host", false, host_x, host_f, md_par_pulse_search, NULL, NULL,
+                                   md_par_host_traffic};

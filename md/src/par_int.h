@@ -10,6 +10,7 @@
 #include "dd.h"
 #include "kernels/halo.h"
 #include "par.h"
+#include "par_stats.h"
 
 /* The force kernels' form when opt.force is auto (par.h): what is fast on each build; and
  * the direct path's bulk copies when opt.bulk is auto (on with a copy engine). */
@@ -85,6 +86,9 @@ typedef struct md_halo_ops {
     /* The routes of the last search by transport (NULL: the pulse table's pulses, par.c). */
     void (*count_routes)(const md_par_pe *c, int *direct, int *signal, int *bulk);
     void (*release)(md_par_pe *c); /* at teardown, the variant's own buffers (or NULL) */
+    /* What one coordinate exchange and one force exchange send from this PE with the last
+     * search's tables (par_stats.h; md_par_search calls it after search). */
+    void (*traffic)(const md_par_pe *c, md_step_traffic *t);
 } md_halo_ops;
 
 extern const md_halo_ops md_halo_fused; /* par_fused.c: paper 000 Alg. 3-6 */
@@ -139,6 +143,8 @@ struct md_par_pe {
     void *graph_exec;          /* --graph: the instantiated step (cudaGraphExec_t) */
     long graph_builds, graph_launches;
     struct md_par_d26 *d26;    /* --halo direct26's state (par_direct26.c); NULL otherwise */
+    md_step_traffic step_traffic; /* one step's exchanges with the current tables */
+    md_run_traffic traffic;    /* this PE's sums over the run (par.c adds per exchange) */
 };
 
 static inline int64_t *md_par_x(md_par_pe *c, int d) { return c->xs + (int64_t)d * c->job->cap; }
@@ -168,6 +174,15 @@ static inline md_halo_args md_par_halo_args(md_par_pe *c, uint64_t seq, md_trole
     a.ts = md_par_timer_slot(&c->timer, r);
     return a;
 }
+
+/* The variants' traffic ops (par_stats.c): the staged pulse table (fused, pulse), the host
+ * baseline's, direct26's neighbour table (n directions). */
+void md_par_pulse_traffic(const md_par_pe *c, md_step_traffic *t);
+void md_par_host_traffic(const md_par_pe *c, md_step_traffic *t);
+struct md_d26_nbr;
+void md_par_d26_traffic(const struct md_d26_nbr *nbr, int n, md_step_traffic *t);
+/* Collective, at the end of a run with opt.traffic: PE 0 gets every PE's sums. */
+void md_par_traffic_gather(md_par_pe *c);
 
 /* Search step (collective): redistribution, order, then the variant's search. Returns -1
  * on every PE if one failed. */

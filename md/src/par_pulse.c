@@ -39,4 +39,5 @@ static void pulse_f(md_par_pe *c, cudaStream_t s)
     MD_CUDA(cudaGetLastError()); /* the launches */
 }
 
-const md_halo_ops md_halo_pulse = {"pulse", true, pulse_x, pulse_f, md_par_pulse_search, NULL, NULL};
+const md_halo_ops md_halo_pulse = {"pulse", true, pulse_x, pulse_f, md_par_pulse_search, NULL, NULL,
+                                    md_par_pulse_traffic};

@@ -462,7 +462,10 @@ int md_par_search(md_par_pe *c, md_error *err)
     }
     redistribute(c);
     md_dd_sort_home(&c->grid, pe);
-    return c->halo->search(c, err);
+    if (c->halo->search(c, err) != 0)
+        return -1;
+    c->halo->traffic(c, &c->step_traffic); /* what each exchange until the next search sends */
+    return 0;
 }
 
 int md_par_pulse_search(md_par_pe *c, md_error *err)
