@@ -252,6 +252,7 @@ help:
 	@echo "make check-plants    every planted bug under its cheapest detecting checker (< 1 min)"
 	@echo "make bench           benchmarks; results in bench/RESULTS.md"
 	@echo "make bench-races     each race checker's slowdown and memory (bench/RESULTS.md)"
+	@echo "make bench-halo-variants  staged against direct26: messages, bytes, time (bench/RESULTS.md)"
 	@echo "make fuzz-replay     every fuzz harness over its corpus (docs/fuzzing.md)"
 	@echo "make fuzz FUZZ_SECONDS=N  fuzz every parser N CPU seconds each (default 60)"
 	@echo "make install PREFIX=... DESTDIR=..."

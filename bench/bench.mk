@@ -3,6 +3,8 @@
 #   make bench                 build everything below, run bench/run.sh, write bench/RESULTS.md
 #   make bench-build           only build the benchmark programs into $(BUILD)/bench/
 #   make bench-md              the LJ benchmark beside LAMMPS (bench/md_lammps.sh)
+#   make bench-halo-variants   staged (fused) against direct26 on the CPU emulator: messages,
+#                              bytes and time per step at 2-8 PEs (bench/halo_variants.sh)
 #
 # The shmemu programs and the raw floor build with $(CC) and the project's $(CFLAGS); the
 # Open MPI baselines with its wrapper compilers (mpicc, oshcc) and the same flags, so every
@@ -16,11 +18,15 @@ BENCH_BIN := $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu \
              $(BENCH_DIR)/put_bw_shmemu $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem \
              $(BENCH_DIR)/emu_costs
 
-.PHONY: bench bench-build bench-md
+.PHONY: bench bench-build bench-md bench-halo-variants
 
 # The MD benchmark against LAMMPS (minutes; its own section of bench/RESULTS.md).
 bench-md: all
 	BUILD=$(BUILD) MD_BIN=$(MD_BIN) bench/md_lammps.sh
+
+# The halo variants side by side (minutes; its own section of bench/RESULTS.md).
+bench-halo-variants: $(MD_BIN)
+	BUILD=$(BUILD) MD_BIN=$(MD_BIN) bench/halo_variants.sh
 
 bench: bench-build
 	BENCH_CMD="make BUILD=$(BUILD) bench" BUILD=$(BUILD) bench/run.sh --no-build

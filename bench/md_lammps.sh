@@ -157,17 +157,7 @@ if [ -n "$bad" ]; then
     failures=$((failures + 1))
 fi
 
-{
-    echo "$section"
-    echo
-    echo "<details><summary>raw log</summary>"
-    echo
-    echo '```'
-    cat "$LOG"
-    echo '```'
-    echo
-    echo "</details>"
-} | replace_results_section "$RESULTS" "$BEGIN" "$END" ||
+echo "$section" | replace_results_section_log "$RESULTS" "$BEGIN" "$END" "$LOG" ||
     { echo "md_lammps.sh: could not write $RESULTS" >&2; exit 2; }
 echo "md_lammps.sh: wrote $RESULTS" >&2
 [ "$failures" -eq 0 ]

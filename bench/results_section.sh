@@ -1,12 +1,14 @@
 # bench/results_section.sh: sourced by the bench scripts that own a section of
-# bench/RESULTS.md (md_lammps.sh, races.sh, sched_explore.sh).
+# bench/RESULTS.md (md_lammps.sh, halo_variants.sh, races.sh, sched_explore.sh).
 #
 #   replace_results_section FILE BEGIN END < body
+#   replace_results_section_log FILE BEGIN END LOG < body
 #
 # Writes FILE with the lines from BEGIN to END (markers included) replaced by BEGIN, the body
 # read from standard input, and END; the section goes at the end when FILE has none. The file
 # is written whole (a temporary file, then rename), so a run that dies leaves the old one.
-# bench/run.sh rewrites the rest of the file and keeps these sections.
+# bench/run.sh rewrites the rest of the file and keeps these sections. The _log form puts
+# LOG's lines after the body, in a collapsed "raw log" block.
 replace_results_section() {
     local file=$1 begin=$2 end=$3
     local tmp=$file.tmp.$$
@@ -18,4 +20,19 @@ replace_results_section() {
         cat
         echo "$end"
     } >"$tmp" && mv -f "$tmp" "$file" || { rm -f "$tmp"; return 1; }
+}
+
+replace_results_section_log() {
+    local file=$1 begin=$2 end=$3 log=$4
+    {
+        cat
+        echo
+        echo "<details><summary>raw log</summary>"
+        echo
+        echo '```'
+        cat "$log"
+        echo '```'
+        echo
+        echo "</details>"
+    } | replace_results_section "$file" "$begin" "$end"
 }
