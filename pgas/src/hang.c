@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "internal.h"
 
 static _Atomic int hang_reported;
 
