@@ -125,6 +125,7 @@ run-demo: $(DEMO_BIN)
 
 # The cmocka suites, each at the PE counts it names (1, 2, 3 and 8).
 test: libs $(TEST_BIN)
+	@python3 scripts/check-layers.py $(BUILD)
 	@scripts/run-suites.sh "" $(TEST_BIN)
 
 -include tests/tests.mk
