@@ -41,8 +41,20 @@ extern "C" {
 
 /* ---- CUDA runtime types and names (the subset the emulator provides) ------------------- */
 
+#ifdef __cplusplus
+struct uint3; /* CUDA's vector type (shmemu-nvcc's layer, cuda/include, defines it) */
+#endif
 typedef struct dim3 {
     unsigned int x, y, z;
+#ifdef __cplusplus
+    /* CUDA's dim3 for C++ (shmemu-nvcc): sizes left out are 1, and it converts to uint3. */
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+        : x(vx), y(vy), z(vz)
+    {
+    }
+    constexpr dim3(const uint3 &v); /* both defined by cuda/include/vector_types.h */
+    constexpr operator uint3() const;
+#endif
 } dim3;
 
 typedef struct emu_stream *cudaStream_t;
@@ -104,6 +116,9 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind 
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorString(cudaError_t error);
+/* Records e as the calling host thread's last error (for layers over the emulator, such as
+ * cuda/'s); returns e. */
+cudaError_t emu_set_error(cudaError_t e);
 
 /* ---- launching (LAUNCH and LAUNCH_COOP in shmemu/kernel.h call this) -------------------- */
 

@@ -290,7 +290,12 @@ typedef struct emu_thread_view {
     dim3 block_dim;
     dim3 grid_dim;
 } emu_thread_view;
+#ifdef __cplusplus
+/* __thread, not thread_local: a C variable, with no C++ TLS wrapper (shmemu-nvcc's layer). */
+extern __thread const emu_thread_view *emu_view;
+#else
 extern _Thread_local const emu_thread_view *emu_view;
+#endif
 
 #define threadIdx (emu_view->thread_idx)
 #define blockIdx (emu_view->block_idx)
@@ -495,6 +500,9 @@ EMU_VALUE_TYPES_(EMU_ATOM_FNS_)
  * only: a kernel's results must never depend on it. */
 uint64_t emu_globaltimer(void);
 #define globaltimer() emu_globaltimer()
+/* CUDA's __nanosleep (emu/src/sleep.c): lets the block's other threads run, or sleeps up to
+ * ns when none can. */
+void emu_nanosleep(unsigned ns);
 
 #define __threadfence_block() emu_fence(SCOPE_BLOCK)
 #define __threadfence() emu_fence(SCOPE_GPU)

@@ -1,0 +1,13 @@
+/*
+ * nvshmem.h for shmemu-nvcc: pgas's NVSHMEM API (pgas/include/nvshmem.h, C) and, for .cu
+ * programs, the CUDA runtime with this layer's NVSHMEM calls (shmemu_cuda/nvshmem_extra.h).
+ */
+#ifndef SHMEMU_CUDA_NVSHMEM_FRONT_H
+#include_next <nvshmem.h>
+/* Inside cuda_runtime_api.h (emu.h includes nvshmem.h) the runtime is not complete yet:
+ * cuda_runtime.h includes the additions itself when it is. */
+#ifndef SHMEMU_CUDA_RUNTIME_BUSY_
+#define SHMEMU_CUDA_NVSHMEM_FRONT_H
+#include "cuda_runtime.h"
+#endif
+#endif

@@ -1,0 +1,40 @@
+/*
+ * shmemu_cuda/nvshmem_extra.h: NVSHMEM host calls that involve CUDA launches, for .cu
+ * programs (the rest of NVSHMEM is pgas's, with emu's *_on_stream calls: shmemu/emu.h).
+ *
+ * nvshmemx_collective_launch launches a registered kernel (see shmemu_cuda/launch.h) as a
+ * cooperative launch, after NVSHMEM's co-residency check: the grid must fit on the emulated
+ * device at once (occupancy of the block size and shared memory, times the SMs); each PE
+ * checks its own launch (NVSHMEM agrees on the outcome across PEs; here no PE waits for the
+ * others, so the check adds no synchronization between PEs).
+ */
+#ifndef SHMEMU_CUDA_NVSHMEM_EXTRA_H
+#define SHMEMU_CUDA_NVSHMEM_EXTRA_H
+
+#include "cuda_runtime_api.h"
+
+/* NVSHMEM's status codes. */
+enum nvshmemx_status {
+    NVSHMEMX_SUCCESS = 0,
+    NVSHMEMX_ERROR_INVALID_VALUE,
+    NVSHMEMX_ERROR_OUT_OF_MEMORY,
+    NVSHMEMX_ERROR_NOT_SUPPORTED,
+    NVSHMEMX_ERROR_SYMMETRY,
+    NVSHMEMX_ERROR_GPU_NOT_SELECTED,
+    NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED,
+    NVSHMEMX_ERROR_INTERNAL,
+    NVSHMEMX_ERROR_SENTINEL = 1 << 30
+};
+
+extern "C" {
+/* NVSHMEMX_SUCCESS, or NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED (after a message) when the
+ * grid cannot be co-resident or the launch fails (the CUDA error is kept for
+ * cudaGetLastError). */
+int nvshmemx_collective_launch(const void *func, dim3 gridDims, dim3 blockDims, void **args,
+                               size_t sharedMem, cudaStream_t stream);
+/* The largest grid nvshmemx_collective_launch accepts with these blocks (in *gridsize). */
+int nvshmemx_collective_launch_query_gridsize(const void *func, dim3 blockDims, void **args,
+                                              size_t sharedMem, int *gridsize);
+}
+
+#endif
