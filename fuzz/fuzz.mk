@@ -66,6 +66,11 @@ $(FUZZ_BUILD)/fuzz_md_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_md_%.o $(FUZZ_MD_LIB) $(FUZ
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_RT_LIB)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_RT_LIB) -lm
 
+# fuzz_cudafe: shmemu-nvcc's source rewriter (cuda/tools/), which links nothing of the runtime.
+FUZZ_CUDAFE_OBJ := $(FUZZ_BUILD)/obj/cuda/tools/cudafe_rw.o $(FUZZ_BUILD)/obj/cuda/tools/cudafe_lex.o
+$(FUZZ_BUILD)/fuzz_cudafe: $(FUZZ_BUILD)/obj/fuzz/fuzz_cudafe.o $(FUZZ_CUDAFE_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_CUDAFE_OBJ)
+
 fuzz-build: $(FUZZ_BINS)
 
 # fuzz/canary.c: planted bugs that the replay must catch before it may pass (run.sh).

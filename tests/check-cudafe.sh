@@ -196,6 +196,13 @@ expect "-MD" 0 "" "$NVCC" -c -MD -I"$D" "$D/ok.cu" -o "$tmp/dep.o" &&
     grep -q "^$tmp/dep.o:" "$tmp/dep.d" && grep -q 'ok.cu' "$tmp/dep.d" && grep -q 'helper.h' "$tmp/dep.d" &&
     pass || fail "-MD: $tmp/dep.d does not name dep.o, ok.cu and helper.h"
 
+expect "--default-stream per-thread" 0 "" "$NVCC" -c --default-stream per-thread -DWANT_PER_THREAD \
+    "$D/per_thread.cu" -o "$tmp/pt.o"
+expect "--default-stream legacy" 0 "" "$NVCC" -c --default-stream=legacy "$D/per_thread.cu" -o "$tmp/pt.o"
+expect "-g: debug lines name the .cu file" 0 "" "$NVCC" -c -g -I"$D" "$D/ok.cu" -o "$tmp/okg.o" &&
+    objdump --dwarf=decodedline "$tmp/okg.o" | grep -q '^ok\.cu  *2[0-9] ' && pass ||
+    fail "-g: no line of ok.cu in the object's line table"
+
 expect "an unknown option" 2 'shmemu-nvcc: unknown option "-foo"' "$NVCC" -foo -c "$D/ok.cu"
 expect "an unknown long option" 2 'unknown option "--fancy-gpu"' "$NVCC" --fancy-gpu "$D/ok.cu"
 expect "a host option without -Xcompiler" 2 'pass a host compiler option with -Xcompiler -fopenmp' \
@@ -235,6 +242,9 @@ cp "$STUB" "$inst/include/shmemu/cuda/"
       -o inst_prog "$root/$D/ok.cu" "$root/$D/helper.cpp" "$root/$D/helper_c.c" ) > "$tmp/inst.txt" 2>&1 &&
     pass || { fail "an installed shmemu-nvcc did not build the program:"; show "$tmp/inst.txt"; }
 [ -x "$tmp/inst_prog" ] && run_ok "the program of an installed shmemu-nvcc" "$tmp/inst_prog"
+expect "an installed shmemu without its TSan runtime" 2 \
+    "this shmemu was installed without clang" "$inst/bin/shmemu-nvcc" -Xcompiler -fsanitize=thread \
+    -o "$tmp/inst_tsan" "$tmp/objs/ok.o"
 
 echo "check-cudafe: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

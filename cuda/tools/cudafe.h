@@ -22,6 +22,7 @@
 #ifndef SHMEMU_CUDAFE_H
 #define SHMEMU_CUDAFE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -87,7 +88,10 @@ typedef struct {
 int cudafe_lex(const char *src, size_t n, const char *name, cudafe_lexed *lx, char *err,
                size_t errlen);
 void cudafe_lex_free(cudafe_lexed *lx);
-/* Whether the token is this identifier / this punctuator. */
+/* Writes "FILE:LINE: shmemu-cudafe: " and the formatted rest into err (cut to errlen). */
+void cudafe_vmessage(char *err, size_t errlen, const cudafe_file *f, uint32_t line,
+                     const char *fmt, va_list ap);
+/* Whether the token is this identifier. */
 int cudafe_is_ident(const char *src, const cudafe_tok *t, const char *word);
 /* Whether an identifier token is a C++ keyword (alternative tokens `and`, `or`... too). */
 int cudafe_is_keyword(const char *src, const cudafe_tok *t);

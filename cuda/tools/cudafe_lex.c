@@ -39,16 +39,19 @@ typedef struct {
     size_t errlen;
 } lexer;
 
+void cudafe_vmessage(char *err, size_t errlen, const cudafe_file *f, uint32_t line,
+                     const char *fmt, va_list ap)
+{
+    int k = snprintf(err, errlen, "%.*s:%u: shmemu-cudafe: ", (int)f->name_len, f->name, line);
+    if (k >= 0 && (size_t)k < errlen)
+        vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+}
+
 static void lex_error(lexer *L, uint32_t line, const char *fmt, ...)
 {
-    const cudafe_file *f = &L->lx->files[L->file];
-    int k = snprintf(L->err, L->errlen, "%.*s:%u: shmemu-cudafe: ", (int)f->name_len, f->name,
-                     line);
-    if (k < 0 || (size_t)k >= L->errlen)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(L->err + k, L->errlen - (size_t)k, fmt, ap);
+    cudafe_vmessage(L->err, L->errlen, &L->lx->files[L->file], line, fmt, ap);
     va_end(ap);
 }
 
@@ -152,7 +155,8 @@ static int directive(lexer *L, size_t b, size_t e)
     size_t p = b + 1;
     while (p < e && is_hspace((unsigned char)s[p]))
         p++;
-    if (e - p >= 4 && memcmp(s + p, "line", 4) == 0 && (e - p == 4 || !is_ident_char((unsigned char)s[p + 4]))) {
+    if (e - p >= 4 && memcmp(s + p, "line", 4) == 0 &&
+        (e - p == 4 || !is_ident_char((unsigned char)s[p + 4]))) {
         p += 4;
         while (p < e && is_hspace((unsigned char)s[p]))
             p++;
@@ -454,7 +458,8 @@ static int lex_all(lexer *L)
             len = ident(L, p);
         } else if (is_digit(c) || (c == '.' && p + 1 < L->n && is_digit((unsigned char)s[p + 1]))) {
             size_t k = pp_number(L, p);
-            len = add_tok(L, p, k, L->line, CUDAFE_NUMBER, CUDAFE_P_OTHER, false) == 0 ? (int)k : -1;
+            bool ok = add_tok(L, p, k, L->line, CUDAFE_NUMBER, CUDAFE_P_OTHER, false) == 0;
+            len = ok ? (int)k : -1;
         } else if (c == '"' || c == '\'') {
             size_t end;
             bool nl = false;

@@ -5,9 +5,9 @@
  * and collects edits: byte ranges of the input with their replacement text. The output
  * is the input with the edits applied in order; bytes outside them pass through unchanged.
  * Edits never overlap (a construct that would need overlapping ones is refused), and
- * an edit's replacement is followed by as many newlines as the text it replaces held, so
- * that every line keeps its number; when the replaced text held a directive (a line
- * marker inside a launch spread over lines by a macro), a line marker follows instead.
+ * an edit's replacement is preceded by as many newlines as the text it replaces held, so
+ * that every line keeps its number; when the replaced text held directives (a line marker
+ * or a #pragma inside a launch), they precede it, and a line marker saying where it is.
  *
  * The forms written, with E the kernel expression's tokens joined by single spaces:
  *
@@ -79,7 +79,8 @@ static void sb_put(sbuf *b, const char *s, size_t n)
         b->p = np;
         b->cap = ncap;
     }
-    memcpy(b->p + b->len, s, n);
+    if (n > 0)
+        memcpy(b->p + b->len, s, n);
     b->len += n;
     b->p[b->len] = '\0';
 }
@@ -106,7 +107,8 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
 typedef struct {
     uint32_t start, end; /* replaced bytes [start, end); start == end inserts */
     size_t seq;          /* creation order: inserts at one offset keep it */
-    char *text;
+    char *text;          /* text_len bytes (a file name may hold a NUL) */
+    size_t text_len;
 } edit;
 
 typedef enum { SCOPE_NAMESPACE, SCOPE_LINKAGE, SCOPE_OTHER } scope_kind;
@@ -156,7 +158,8 @@ static bool is_id(const rw *R, long i, const char *w)
 /* An identifier that is not a keyword. */
 static bool is_name(const rw *R, long i)
 {
-    return i >= 0 && i < R->nt && R->t[i].kind == CUDAFE_IDENT && !cudafe_is_keyword(R->s, &R->t[i]);
+    return i >= 0 && i < R->nt && R->t[i].kind == CUDAFE_IDENT &&
+           !cudafe_is_keyword(R->s, &R->t[i]);
 }
 
 static bool is_opener(const rw *R, long i)
@@ -189,15 +192,9 @@ static void fail(rw *R, long at, const char *fmt, ...)
         return;
     R->failed = true;
     const cudafe_tok *t = at >= 0 && at < R->nt ? &R->t[at] : NULL;
-    const cudafe_file *f = &R->lx.files[t ? t->file : 0];
-    uint32_t line = t ? t->line : 1;
-    int k = snprintf(R->err, R->errlen, "%.*s:%u: shmemu-cudafe: ", (int)f->name_len, f->name,
-                     line);
-    if (k < 0 || (size_t)k >= R->errlen)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(R->err + k, R->errlen - (size_t)k, fmt, ap);
+    cudafe_vmessage(R->err, R->errlen, &R->lx.files[t ? t->file : 0], t ? t->line : 1, fmt, ap);
     va_end(ap);
 }
 
@@ -305,36 +302,52 @@ static bool directive_in(const rw *R, uint32_t a, uint32_t e)
     return false;
 }
 
-/* Adds an edit replacing the bytes from token a's start to token e's end (e >= a), or,
- * with e < 0, inserting before token a's start (a == nt: at the end). Takes text->p. */
+/* Adds an edit replacing the bytes from start to the end of token last_tok, or, with
+ * last_tok < 0, inserting at start. Takes text's buffer. The replaced newlines go before
+ * the replacement (a line marker when a directive was replaced), never after it: what
+ * follows the edit stays on its line, never moved to the start of one (where a stray `#`
+ * would become a directive). */
 static void add_edit(rw *R, uint32_t start, long last_tok, sbuf *text)
 {
     uint32_t end = last_tok >= 0 ? R->t[last_tok].off + R->t[last_tok].len : start;
+    sbuf b = { 0 };
     if (last_tok >= 0 && directive_in(R, start, end)) {
+        /* the directives themselves (a #pragma must not get lost), then where we are */
+        for (size_t i = 0; i < R->lx.ndirs; i++) {
+            uint32_t d = R->lx.dirs[i], e = d;
+            if (d < start || d >= end)
+                continue;
+            while (e < R->n && !(R->s[e] == '\n' && R->s[e - 1] != '\\'))
+                e++;
+            sb_put(&b, "\n", 1);
+            sb_put(&b, R->s + d, e - d);
+        }
         const cudafe_file *f = &R->lx.files[R->t[last_tok].file];
-        sb_printf(text, "\n# %u \"", line_after(R, last_tok));
-        sb_put(text, f->name, f->name_len);
-        sb_printf(text, "\"%s%s\n", f->sys ? " 3" : "", f->sys && f->externc ? " 4" : "");
+        sb_printf(&b, "\n# %u \"", line_after(R, last_tok));
+        sb_put(&b, f->name, f->name_len);
+        sb_printf(&b, "\"%s%s\n", f->sys ? " 3" : "", f->sys && f->externc ? " 4" : "");
     } else {
         for (uint32_t k = start; k < end; k++)
             if (R->s[k] == '\n')
-                sb_put(text, "\n", 1);
+                sb_put(&b, "\n", 1);
     }
-    if (text->oom) {
-        free(text->p);
-        *text = (sbuf){ 0 };
+    if (text->p)
+        sb_put(&b, text->p, text->len);
+    bool lost = text->oom;
+    free(text->p);
+    *text = (sbuf){ 0 };
+    if (lost || b.oom) {
+        free(b.p);
         oom(R);
         return;
     }
     if (grow(R, (void **)&R->edits, &R->cap_edits, R->nedits, sizeof *R->edits) != 0) {
-        free(text->p);
-        *text = (sbuf){ 0 };
+        free(b.p);
         return;
     }
-    R->edits[R->nedits] = (edit){ .start = start, .end = end, .seq = R->nedits,
-                                  .text = text->p ? text->p : calloc(1, 1) };
+    R->edits[R->nedits] = (edit){ .start = start, .end = end, .seq = R->nedits, .text = b.p,
+                                  .text_len = b.len };
     R->nedits++;
-    *text = (sbuf){ 0 };
 }
 
 static void replace_tokens(rw *R, long a, long e, const char *text)
@@ -756,7 +769,8 @@ static void global_kw(rw *R, long g)
             return;
     }
     long name = j - 1;
-    if (j >= R->nt || !is_name(R, name) || is_p(R, name - 1, CUDAFE_P_SCOPE) ||
+    if (j >= R->nt || name <= g || !is_name(R, name) || is_id(R, name, "__shared__") ||
+        is_id(R, name, "__noinline__") || is_p(R, name - 1, CUDAFE_P_SCOPE) ||
         is_p(R, name - 1, CUDAFE_P_TILDE) || R->match[j] < 0)
         return;
     long k = R->match[j] + 1;
@@ -837,6 +851,13 @@ static const char *parse_shared_decl(const rw *R, const long *keep, size_t from,
         return "is not an array";
     if (R->match[keep[k]] != keep[k] + 1)
         return "has a size: the size of dynamic shared memory is the launch's third argument";
+    for (size_t j = from; j < to; j++) {
+        if (R->t[keep[j]].nl)
+            return "spans lines inside a token";
+        if (is_id(R, keep[j], "__global__") || is_id(R, keep[j], "__shared__") ||
+            is_id(R, keep[j], "__noinline__") || is_p(R, keep[j], CUDAFE_P_LAUNCH_OPEN))
+            return "holds other CUDA syntax";
+    }
     d->dims = k;
     d->name = k - 1;
     d->ptr = d->name;
@@ -857,10 +878,15 @@ static const char *parse_shared_decl(const rw *R, const long *keep, size_t from,
     if (first) {
         if (d->ptr == from)
             return "has no element type";
-        for (size_t j = from; j < d->ptr; j++)
-            if (is_opener(R, keep[j]) || is_closer(R, keep[j]) ||
-                R->t[keep[j]].kind == CUDAFE_STRING)
+        for (size_t j = from; j < d->ptr; j++) {
+            const cudafe_tok *t = &R->t[keep[j]];
+            /* names, numbers and the punctuators of a type (::, <>, *, &, commas) */
+            if (t->kind == CUDAFE_STRING || t->kind == CUDAFE_CHAR || t->kind == CUDAFE_OTHER ||
+                (t->kind == CUDAFE_PUNCT && t->punct != CUDAFE_P_SCOPE &&
+                 t->punct != CUDAFE_P_LT && !closes(R, keep[j]) && t->punct != CUDAFE_P_STAR &&
+                 t->punct != CUDAFE_P_AMP && t->punct != CUDAFE_P_COMMA))
                 return "is not an array of a type";
+        }
     }
     return NULL;
 }
@@ -1021,7 +1047,8 @@ static int edit_cmp(const void *a, const void *b)
 
 static void write_output(rw *R, sbuf *out)
 {
-    qsort(R->edits, R->nedits, sizeof *R->edits, edit_cmp);
+    if (R->nedits > 0)
+        qsort(R->edits, R->nedits, sizeof *R->edits, edit_cmp);
     uint32_t pos = 0;
     for (size_t i = 0; i < R->nedits; i++) {
         const edit *e = &R->edits[i];
@@ -1035,7 +1062,7 @@ static void write_output(rw *R, sbuf *out)
             return;
         }
         sb_put(out, R->s + pos, e->start - pos);
-        sb_puts(out, e->text);
+        sb_put(out, e->text, e->text_len);
         pos = e->end;
     }
     sb_put(out, R->s + pos, R->n - pos);
