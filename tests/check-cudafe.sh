@@ -127,7 +127,9 @@ ln -s same.ii "$tmp/link.ii"
 # A sanitized runtime (BUILD of make check-asan or check-tsan) links into sanitized programs.
 xsan=()
 if [ -n "${SANITIZE:-}" ]; then
-    xsan=(-Xcompiler "-fsanitize=$SANITIZE")
+    # one -Xcompiler each: like nvcc, shmemu-nvcc splits -Xcompiler's value at commas
+    IFS=, read -r -a sans <<< "$SANITIZE"
+    for s in "${sans[@]}"; do xsan+=(-Xcompiler "-fsanitize=$s"); done
     case "${CC:-}" in clang*) export SHMEMU_CXX=clang++ SHMEMU_CC=clang ;; esac
 fi
 nvcc() { "$root/bin/shmemu-nvcc" "${xsan[@]}" "$@"; }
