@@ -10,6 +10,7 @@
 #
 # 1. rewriter, cases/*.ii: the output equals cases/NAME.out byte for byte, keeps the input's
 #    line count, and compiles (g++ -std=c++17 -Wall -Wextra -Werror, with the stand-in).
+#    Where shmemu's CUDA layer is (cuda/include/cuda_runtime.h), they compile against it too.
 # 2. rewriter, errors/*.ii: exit 1, the message its first line expects (FILE:LINE included),
 #    and no output file.
 # 3. rewriter, macro.cu through the real g++ -E: launches, kernels and shared arrays that
@@ -70,6 +71,21 @@ for in in "$T"/cases/*.ii; do
         pass
     fi
 done
+
+# ---- 1b. where shmemu's CUDA layer is there (cuda/include), the outputs compile against it
+# too: the rewriter's forms and the layer's declarations agree
+if [ -f cuda/include/cuda_runtime.h ]; then
+    for in in "$T"/cases/*.ii; do
+        name=$(basename "$in" .ii)
+        if "$CXX" -std=c++17 -fsyntax-only -w -x c++ -Icuda/include -Ipgas/include -Iemu/include \
+                -D__SHMEMU_NVCC__ -include cuda_runtime.h "$tmp/$name.ii" 2> "$tmp/$name.layer"; then
+            pass
+        else
+            fail "cases/$name.ii: the rewritten output does not compile against cuda/include:"
+            show "$tmp/$name.layer"
+        fi
+    done
+fi
 
 # ---- 2. errors
 for in in "$T"/errors/*.ii; do

@@ -14,6 +14,9 @@
 #include <tuple>
 #include <type_traits>
 
+struct float2 {
+    float x, y;
+};
 struct dim3 {
     unsigned x, y, z;
     constexpr dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
