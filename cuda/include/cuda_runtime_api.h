@@ -34,39 +34,6 @@
 #include "shmemu_cuda/qualifiers.h"
 #include "vector_types.h"
 
-/* ---- error codes beyond emu.h's (CUDA's values) ---------------------------------------- */
-
-#define SHMEMU_CUDA_ERROR_(name, value) constexpr cudaError_t name = static_cast<cudaError_t>(value);
-SHMEMU_CUDA_ERROR_(cudaErrorInitializationError, 3)
-SHMEMU_CUDA_ERROR_(cudaErrorCudartUnloading, 4)
-SHMEMU_CUDA_ERROR_(cudaErrorInvalidSymbol, 13)
-SHMEMU_CUDA_ERROR_(cudaErrorInvalidHostPointer, 16)
-SHMEMU_CUDA_ERROR_(cudaErrorInvalidDevicePointer, 17)
-SHMEMU_CUDA_ERROR_(cudaErrorInvalidMemcpyDirection, 21)
-SHMEMU_CUDA_ERROR_(cudaErrorInsufficientDriver, 35)
-SHMEMU_CUDA_ERROR_(cudaErrorMissingConfiguration, 52)
-SHMEMU_CUDA_ERROR_(cudaErrorInvalidDeviceFunction, 98)
-SHMEMU_CUDA_ERROR_(cudaErrorNoDevice, 100)
-SHMEMU_CUDA_ERROR_(cudaErrorInvalidDevice, 101)
-SHMEMU_CUDA_ERROR_(cudaErrorInvalidKernelImage, 200)
-SHMEMU_CUDA_ERROR_(cudaErrorNoKernelImageForDevice, 209)
-SHMEMU_CUDA_ERROR_(cudaErrorIllegalState, 401)
-SHMEMU_CUDA_ERROR_(cudaErrorSymbolNotFound, 500)
-SHMEMU_CUDA_ERROR_(cudaErrorIllegalAddress, 700)
-SHMEMU_CUDA_ERROR_(cudaErrorLaunchOutOfResources, 701)
-SHMEMU_CUDA_ERROR_(cudaErrorLaunchTimeout, 702)
-SHMEMU_CUDA_ERROR_(cudaErrorPeerAccessAlreadyEnabled, 704)
-SHMEMU_CUDA_ERROR_(cudaErrorPeerAccessNotEnabled, 705)
-SHMEMU_CUDA_ERROR_(cudaErrorAssert, 710)
-SHMEMU_CUDA_ERROR_(cudaErrorHostMemoryAlreadyRegistered, 712)
-SHMEMU_CUDA_ERROR_(cudaErrorHostMemoryNotRegistered, 713)
-SHMEMU_CUDA_ERROR_(cudaErrorLaunchFailure, 719)
-SHMEMU_CUDA_ERROR_(cudaErrorNotPermitted, 800)
-SHMEMU_CUDA_ERROR_(cudaErrorNotSupported, 801)
-SHMEMU_CUDA_ERROR_(cudaErrorStreamCaptureUnsupported, 900)
-SHMEMU_CUDA_ERROR_(cudaErrorUnknown, 999)
-#undef SHMEMU_CUDA_ERROR_
-
 /* ---- constants ----------------------------------------------------------------------------- */
 
 #define cudaStreamLegacy ((cudaStream_t)0)

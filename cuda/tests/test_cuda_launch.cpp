@@ -20,15 +20,23 @@ struct payload {
     int v[4];
 };
 
+/* A parameter whose move empties its source: every thread must move from its own copy. */
+struct handle {
+    const int *p;
+    explicit handle(const int *q) : p(q) {}
+    handle(const handle &) = default;
+    handle(handle &&o) noexcept : p(o.p) { o.p = nullptr; }
+};
+
 /* Each thread changes its parameters: with shared copies the changes would add up. */
-void args_kernel(int *out, int base, payload p)
+void args_kernel(int *out, int base, payload p, handle h)
 {
     unsigned t = threadIdx.x + blockDim.x * blockIdx.x;
     base += static_cast<int>(t);
     p.v[0] += static_cast<int>(t);
     p.v[3] *= 2;
     __syncthreads();
-    out[t] = base * 1000 + p.v[0] + p.v[3];
+    out[t] = h.p == nullptr ? -1 : base * 1000 + p.v[0] + p.v[3] + *h.p;
 }
 REGISTER(args_kernel);
 
@@ -39,7 +47,9 @@ static int args_body(void *)
     PE_CHECK(cudaMalloc(&out, 128 * sizeof(int)) == cudaSuccess);
     int base = 7;
     payload p = {{1, 2, 3, 4}};
-    PE_CHECK(LAUNCH_K(args_kernel, (2, 64), out, base, p) == cudaSuccess);
+    static const int zero = 0;
+    handle h(&zero);
+    PE_CHECK(LAUNCH_K(args_kernel, (2, 64), out, base, p, h) == cudaSuccess);
     /* The launch copied them: later host writes are not the kernel's. */
     base = -1;
     p.v[0] = -1;
@@ -51,7 +61,7 @@ static int args_body(void *)
     std::memset(out, 0, 128 * sizeof(int));
     base = 3;
     p = payload{{10, 0, 0, 1}};
-    void *args[] = {&out, &base, &p};
+    void *args[] = {&out, &base, &p, &h};
     PE_CHECK(cudaLaunchKernel((const void *)args_kernel, dim3(1), dim3(128), args, 0, nullptr) ==
              cudaSuccess);
     base = 100;

@@ -68,6 +68,39 @@ typedef enum cudaError {
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotReady = 600,
     cudaErrorCooperativeLaunchTooLarge = 720
+#ifdef __cplusplus
+    /* The rest of CUDA's codes that shmemu-nvcc's C++ layer (cuda/) returns or names; C code
+     * (emu/src) sees only the ones above. */
+    ,
+    cudaErrorInitializationError = 3,
+    cudaErrorCudartUnloading = 4,
+    cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidHostPointer = 16,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorInsufficientDriver = 35,
+    cudaErrorMissingConfiguration = 52,
+    cudaErrorInvalidDeviceFunction = 98,
+    cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorInvalidKernelImage = 200,
+    cudaErrorNoKernelImageForDevice = 209,
+    cudaErrorIllegalState = 401,
+    cudaErrorSymbolNotFound = 500,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorLaunchOutOfResources = 701,
+    cudaErrorLaunchTimeout = 702,
+    cudaErrorPeerAccessAlreadyEnabled = 704,
+    cudaErrorPeerAccessNotEnabled = 705,
+    cudaErrorAssert = 710,
+    cudaErrorHostMemoryAlreadyRegistered = 712,
+    cudaErrorHostMemoryNotRegistered = 713,
+    cudaErrorLaunchFailure = 719,
+    cudaErrorNotPermitted = 800,
+    cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900,
+    cudaErrorUnknown = 999
+#endif
 } cudaError_t;
 
 enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1 };
