@@ -13,8 +13,16 @@
 #    x halo fused | pulse  x transport direct | signal | signal with delayed, reordered
 #    delivery (SHMEMU_CHECK_NBI=1); and on 3x1x1, 2x2x1, 2x2x2 the direct transport with bulk
 #    copies (--bulk-copy on, fused and pulse) and the CPU-initiated baseline (--halo host,
-#    direct and signal); each run under helgrind, DRD and the TSan build. A run passes when
-#    the tool reports nothing and the checksum is the 1-PE serial run's.
+#    direct and signal); each run under helgrind, DRD and the TSan build. Then the direct
+#    exchange (--halo direct26: ghosts to every neighbour, acknowledgements back), which
+#    needs domains at least the halo deep and home atoms and ghosts within the per-PE
+#    arrays, in the smallest box that fits each grid (--cells X,Y,Z, not CELLS): 2x1x1 (one
+#    neighbour PE through two directions) and 3x1x1 with each transport and delivery under
+#    the three tools; 2x2x1 (edges) likewise, but put-with-signal under helgrind and TSan
+#    only (DRD's runs of it took 1-6 minutes); 2x2x2 (corners: 26 directions) direct under
+#    helgrind and TSan, put-with-signal under TSan (DRD took more than 10 minutes).
+#    A run passes when the tool reports nothing and the checksum is the 1-PE serial run's
+#    of the same system.
 # 2. the pgas and emu cmocka suites (tests/test_*.c but test_md_*) under helgrind and DRD
 #    (scripts/run-suites.sh, which fails a suite on any report) and the TSan build.
 #
@@ -28,7 +36,8 @@
 # RACES_HANG_TIMEOUT (SHMEMU_HANG_TIMEOUT of each run, default 600), RACES_JOBS (runs at
 # once, default 2),
 # RACES_SUITES=0 (skip part 2; the summary then says NOT RUN), RACES_LOGS (default
-# $BUILD/check-races).
+# $BUILD/check-races), RACES_MATCH (an extended regular expression: only the MD runs whose
+# configuration matches, e.g. RACES_MATCH=direct26).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 . scripts/job_slots.sh
@@ -51,9 +60,15 @@ mkdir -p "$LOGS"
 export TSAN_OPTIONS="halt_on_error=0 exitcode=66"
 start=$(date +%s)
 
-ref=$("$MD" --cells "$CELLS" --steps "$STEPS" --nstlist "$NSTLIST" --pes 1 --halo serial \
-      2>/dev/null | awk '$1 == "checksum" { print $2 }')
-[ -n "$ref" ] || { echo "check-races: the 1-PE reference run failed" >&2; exit 2; }
+# The 1-PE reference checksum of a system (--cells N or X,Y,Z), once each.
+declare -A refs
+reference() { # cells
+    [ -n "${refs[$1]:-}" ] && return
+    refs[$1]=$("$MD" --cells "$1" --steps "$STEPS" --nstlist "$NSTLIST" --pes 1 --halo serial \
+               2>/dev/null | awk '$1 == "checksum" { print $2 }')
+    [ -n "${refs[$1]}" ] || { echo "check-races: the 1-PE reference run of --cells $1 failed" >&2; exit 2; }
+}
+reference "$CELLS"
 
 # One configuration under one tool: prints "PASS|FAIL tool config: detail".
 run_md() { # tool id env-words... -- md-args...
@@ -62,6 +77,10 @@ run_md() { # tool id env-words... -- md-args...
     local envs=()
     while [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
+    # A configuration's own --cells comes after CELLS on the command line, and wins.
+    local cells=$CELLS a prev=""
+    for a in "$@"; do [ "$prev" = --cells ] && cells=$a; prev=$a; done
+    local ref=${refs[$cells]}
     local cmd=() log=$LOGS/md.$id.$tool.log
     case "$tool" in
     helgrind) cmd=(valgrind --tool=helgrind --history-level=approx --fair-sched=yes "$MD") ;;
@@ -87,30 +106,59 @@ run_md() { # tool id env-words... -- md-args...
     fi
 }
 
-configs=()
+# configs[k] runs under the tools of tools[k].
+configs=() tools=()
+add() { # "tools" "env-words... -- md-args"
+    tools+=("$1")
+    configs+=("$2")
+}
+ALL="helgrind drd tsan"
+pes_of() { echo $(( ${1%%x*} * $(cut -dx -f2 <<<"$1") * ${1##*x} )); }
 for dd in 2x1x1 3x1x1 2x2x1 3x2x1 4x2x1 2x2x2; do
-    pes=$(( ${dd%%x*} * $(cut -dx -f2 <<<"$dd") * ${dd##*x} ))
+    pes=$(pes_of "$dd")
     for halo in fused pulse; do
-        configs+=("-- --pes $pes --dd $dd --halo $halo --transport direct")
-        configs+=("-- --pes $pes --dd $dd --halo $halo --transport signal")
-        configs+=("SHMEMU_CHECK_NBI=1 -- --pes $pes --dd $dd --halo $halo --transport signal")
+        add "$ALL" "-- --pes $pes --dd $dd --halo $halo --transport direct"
+        add "$ALL" "-- --pes $pes --dd $dd --halo $halo --transport signal"
+        add "$ALL" "SHMEMU_CHECK_NBI=1 -- --pes $pes --dd $dd --halo $halo --transport signal"
     done
 done
 # The direct path with bulk copies (TMA on a GPU) and the CPU-initiated baseline, on a 1D
 # grid with two pulses, a 2D and a 3D one.
 for dd in 3x1x1 2x2x1 2x2x2; do
-    pes=$(( ${dd%%x*} * $(cut -dx -f2 <<<"$dd") * ${dd##*x} ))
-    configs+=("-- --pes $pes --dd $dd --halo fused --transport direct --bulk-copy on")
-    configs+=("-- --pes $pes --dd $dd --halo pulse --transport direct --bulk-copy on")
-    configs+=("-- --pes $pes --dd $dd --halo host --transport direct")
-    configs+=("-- --pes $pes --dd $dd --halo host --transport signal")
+    pes=$(pes_of "$dd")
+    add "$ALL" "-- --pes $pes --dd $dd --halo fused --transport direct --bulk-copy on"
+    add "$ALL" "-- --pes $pes --dd $dd --halo pulse --transport direct --bulk-copy on"
+    add "$ALL" "-- --pes $pes --dd $dd --halo host --transport direct"
+    add "$ALL" "-- --pes $pes --dd $dd --halo host --transport signal"
+done
+# The direct exchange, each grid in the smallest box it takes (see above).
+for g in 2x1x1:7,4,4 3x1x1:6,4,4 2x2x1:7,7,4 2x2x2:7,7,7; do
+    dd=${g%%:*} cells=${g##*:}
+    pes=$(pes_of "$dd")
+    reference "$cells"
+    d26="--cells $cells --pes $pes --dd $dd --halo direct26"
+    case $dd in
+    2x2x2) # DRD: more than 10 minutes
+        add "helgrind tsan" "-- $d26 --transport direct"
+        add "tsan" "-- $d26 --transport signal" ;;
+    2x2x1) # DRD's put-with-signal runs: 1D's
+        add "$ALL" "-- $d26 --transport direct"
+        add "helgrind tsan" "-- $d26 --transport signal"
+        add "helgrind tsan" "SHMEMU_CHECK_NBI=1 -- $d26 --transport signal" ;;
+    *)
+        add "$ALL" "-- $d26 --transport direct"
+        add "$ALL" "-- $d26 --transport signal"
+        add "$ALL" "SHMEMU_CHECK_NBI=1 -- $d26 --transport signal" ;;
+    esac
 done
 
 out=$LOGS/md.results
 : >"$out"
 i=0
-for c in "${configs[@]}"; do
-    for tool in helgrind drd tsan; do
+for k in "${!configs[@]}"; do
+    c=${configs[$k]}
+    [ -z "${RACES_MATCH:-}" ] || [[ "$c" =~ $RACES_MATCH ]] || continue
+    for tool in ${tools[$k]}; do
         i=$((i + 1))
         # shellcheck disable=SC2086
         (run_md "$tool" "$i" $c >"$LOGS/md.$i.result") &
