@@ -1,8 +1,9 @@
 # shmemu: top-level build. `make` builds the libraries and programs; `make help` lists targets.
 #
 # Layout: pgas/ emu/ md/ each have include/ (public headers) and src/. Every .c under
-# pgas/src and emu/src goes into libshmemu (static and shared), except pgas/src/main_wrap.c,
-# which is libshmemu_main.a: the main() that bin/shmemu-cc links in to start N PE threads.
+# pgas/src and emu/src goes into libshmemu (static and shared), except pgas/src/main_wrap.c and
+# main_image.c, which are libshmemu_main.a: the main() that bin/shmemu-cc links in to start N
+# PE threads (main_image.c: with one copy of the program per PE; main_wrap.c: sharing one).
 # Every tests/test_*.c is a cmocka suite of its own.
 #
 # BUILD names the output folder, so sanitizer builds live beside the plain one:
@@ -28,11 +29,11 @@ CFLAGS  += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
-PGAS_SRC  := $(filter-out pgas/src/main_wrap.c,$(wildcard pgas/src/*.c))
+PGAS_SRC  := $(filter-out pgas/src/main_wrap.c pgas/src/main_image.c,$(wildcard pgas/src/*.c))
 EMU_SRC   := $(wildcard emu/src/*.c)
 LIB_SRC   := $(PGAS_SRC) $(EMU_SRC)
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
-MAIN_OBJ  := $(BUILD)/pgas/src/main_wrap.o
+MAIN_OBJ  := $(BUILD)/pgas/src/main_wrap.o $(BUILD)/pgas/src/main_image.o
 
 LIB_A     := $(BUILD)/lib/libshmemu.a
 LIB_SO    := $(BUILD)/lib/libshmemu.so
@@ -171,6 +172,7 @@ check-docs: all
 .PHONY: check-user
 check-user: all
 	@tests/check-run-scripts.sh
+	@tests/check-per-pe-data.sh
 	@tests/check-race-names.sh
 	@tests/check-install.sh
 

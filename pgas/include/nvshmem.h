@@ -5,10 +5,11 @@
  * for NVSHMEM compiles unchanged. What differs is where it runs: every PE is a thread of one
  * process (the "threads backend"), so:
  *
- *   - Global and static variables are SHARED by all PEs, because they are threads. Only the
- *     symmetric heap (nvshmem_malloc and friends) is per-PE, exactly as on a GPU, where
- *     globals live in host memory and only the heap is symmetric. Keep per-PE state on the
- *     stack, in the heap, or in _Thread_local variables.
+ *   - Global and static variables are per PE when the program is built with bin/shmemu-cc
+ *     (each PE runs its own loaded copy of the program, docs/pgas.md "Per-PE data"), and
+ *     symmetric: a put to &global reaches the target PE's copy. With
+ *     --shmemu-globals=shared (or a plain build) they are shared by all PEs and only the
+ *     symmetric heap (nvshmem_malloc and friends) is per PE.
  *   - A program whose main() calls nvshmem_init() runs as N PE threads when it is built with
  *     bin/shmemu-cc and started with `bin/shmemu-run -n N ./prog` (or SHMEMU_NPES=N).
  *   - nvshmem_ptr() returns a usable pointer for every PE (all PEs share one address space),

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "backend.h"
+#include "image.h"
 #include "nvshmem.h"
 #include "shmemu/internal/assert.h"
 
@@ -61,6 +62,14 @@ int pgas_heap_owner(const pgas_world *world, const volatile void *addr)
     return pgas_be_owner(world, addr, &offset);
 }
 
+bool pgas_symmetric_local(const pgas_thread *t, const volatile void *addr)
+{
+    size_t offset;
+    if (pgas_heap_owner(t->world, addr) == t->pe)
+        return true;
+    return t->world->image != NULL && pgas_image_owner(t->world->image, addr, &offset) == t->pe;
+}
+
 void pgas_check_pe(const pgas_thread *t, const char *call, int pe)
 {
     if (pe < 0 || pe >= t->world->n_pes)
@@ -68,7 +77,8 @@ void pgas_check_pe(const pgas_thread *t, const char *call, int pe)
                   t->world->n_pes - 1);
 }
 
-/* Fails with a message that says where addr is, when it is not in the caller's own heap. */
+/* Fails with a message that says where addr is, when it is not in the caller's own heap
+ * (nor, for a program with per-PE copies, in the caller's own copy of its globals). */
 _Noreturn static void fail_not_local(const pgas_thread *t, const char *call, const char *what,
                                      const void *addr)
 {
@@ -77,9 +87,34 @@ _Noreturn static void fail_not_local(const pgas_thread *t, const char *call, con
         pgas_fail(call, "%s %p is PE %d's copy of a symmetric object (from nvshmem_ptr); "
                         "pass this PE's own symmetric address and the target PE", what, addr,
                   owner);
+    size_t offset;
+    const pgas_image *img = t->world->image;
+    if (img != NULL && (owner = pgas_image_owner(img, addr, &offset)) >= 0)
+        pgas_fail(call, "%s %p is PE %d's copy of a global variable (from nvshmem_ptr); pass "
+                        "this PE's own address of the variable and the target PE", what, addr,
+                  owner);
     char *base = t->heap_base;
+    if (img != NULL)
+        pgas_fail(call, "%s %p is neither in the symmetric heap [%p, %p) nor a global or static "
+                        "variable of the program; use memory from nvshmem_malloc or a global",
+                  what, addr, (void *)base, (void *)(base + t->world->heap_size));
     pgas_fail(call, "%s %p is not in the symmetric heap [%p, %p); use memory from "
                     "nvshmem_malloc", what, addr, (void *)base, (void *)(base + t->world->heap_size));
+}
+
+/* [addr, addr+bytes) in the caller's own copy of the program's globals: its offset there in
+ * *offset, after checking the range; false when addr is in no copy of them. */
+static bool local_global(const pgas_thread *t, const char *call, const char *what,
+                         const void *addr, size_t bytes, size_t *offset)
+{
+    const pgas_image *img = t->world->image;
+    if (img == NULL || pgas_image_owner(img, addr, offset) != t->pe)
+        return false;
+    if (bytes > img->data_bytes - *offset)
+        pgas_fail(call, "%s %p plus %zu bytes runs %zu bytes past the end of the program's "
+                        "global variables; check the size", what, addr, bytes,
+                  bytes - (img->data_bytes - *offset));
+    return true;
 }
 
 /* The offset of [addr, addr+bytes) in the caller's own heap, after checking the range. */
@@ -98,9 +133,18 @@ static size_t local_offset(const pgas_thread *t, const char *call, const char *w
     return offset;
 }
 
+static bool in_own_heap(const pgas_thread *t, const void *addr)
+{
+    uintptr_t a = (uintptr_t)addr, b = (uintptr_t)t->heap_base;
+    return a >= b && a - b < t->world->heap_size;
+}
+
 void pgas_heap_check_local(const pgas_thread *t, const char *call, const char *what,
                            const void *addr, size_t bytes)
 {
+    size_t offset;
+    if (!in_own_heap(t, addr) && local_global(t, call, what, addr, bytes, &offset))
+        return;
     (void)local_offset(t, call, what, addr, bytes);
 }
 
@@ -108,7 +152,10 @@ char *pgas_heap_translate(const pgas_thread *t, const char *call, const char *wh
                           const void *addr, size_t bytes, int pe)
 {
     pgas_check_pe(t, call, pe);
-    size_t offset = local_offset(t, call, what, addr, bytes);
+    size_t offset;
+    if (!in_own_heap(t, addr) && local_global(t, call, what, addr, bytes, &offset))
+        return pgas_image_ptr(t->world->image, pe, offset); /* PEs are threads: reachable */
+    offset = local_offset(t, call, what, addr, bytes);
     char *target = pgas_be_ptr(t->world, pe, offset);
     if (target == NULL)
         pgas_fail(call, "the %s backend cannot reach PE %d's heap directly, and this call "
@@ -432,9 +479,14 @@ void *nvshmem_ptr(const void *dest, int pe)
     const char *call = "nvshmem_ptr";
     pgas_thread *t = pgas_require(call);
     pgas_check_pe(t, call, pe);
-    size_t offset = local_offset(t, call, "dest", dest, 0);
+    size_t offset;
+    bool global = !in_own_heap(t, dest) && local_global(t, call, "dest", dest, 0, &offset);
+    if (!global)
+        offset = local_offset(t, call, "dest", dest, 0);
     if (t->world->config.no_ptr && pe != t->pe)
         return NULL;
+    if (global)
+        return pgas_image_ptr(t->world->image, pe, offset);
     return pgas_be_ptr(t->world, pe, offset); /* NULL where the backend cannot reach pe */
 }
 

@@ -259,6 +259,9 @@ typedef struct pgas_world {
     bool spin_allowed_cached;
     uint64_t uid; /* what nvshmemx_get_uniqueid hands out */
     struct pgas_sched *sched; /* deterministic mode, else NULL (sched.c) */
+    /* The per-PE copies of the program (image.h) when it was built with them, else NULL:
+     * their globals are symmetric like the heap (heap.c's translation). */
+    const struct pgas_image *image;
 } pgas_world;
 
 /* ---- who am I (self.c, the bottom layer) --------------------------------------------- */
@@ -292,6 +295,9 @@ void pgas_heap_init(pgas_world *world);
 void pgas_heap_destroy(pgas_world *world);
 /* The PE whose heap holds addr (any PE's copy), or -1; the backend's owner (backend.h). */
 int pgas_heap_owner(const pgas_world *world, const volatile void *addr);
+/* True when addr is in the calling PE's own heap or, for a program with per-PE copies, in
+ * its own copy of the program's globals: a symmetric address of this PE. */
+bool pgas_symmetric_local(const pgas_thread *t, const volatile void *addr);
 /* Translates the caller's symmetric address [addr, addr+bytes) to PE pe's copy, after
  * checking pe and the range; `what` names the argument in the message. */
 char *pgas_heap_translate(const pgas_thread *self, const char *call, const char *what,

@@ -98,7 +98,7 @@ int shmem_addr_accessible(const void *addr, int pe)
     pgas_thread *t = pgas_require("shmem_addr_accessible");
     if (pe < 0 || pe >= t->world->n_pes)
         return 0;
-    return pgas_heap_owner(t->world, addr) == t->pe;
+    return pgas_symmetric_local(t, addr);
 }
 
 void *shmem_ptr(const void *dest, int pe) { return nvshmem_ptr(dest, pe); }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "image.h"
 #include "nvshmem.h"
 #include "ordering.h"
 
@@ -193,6 +194,7 @@ typedef struct pe_start {
     int (*fn)(void *);
     void *fn_arg;
     int (*main_fn)(int, char **, char **);
+    const pgas_image *image; /* non-NULL: PE p runs copy p's main */
     int argc;
     char **argv;
     char **envp;
@@ -228,6 +230,7 @@ static int launch(int n_pes, pe_start *proto)
         return 2;
     }
     pgas_world *world = world_create(n_pes);
+    world->image = proto->image;
     pgas_sched_create(world);
     pe_start *starts = calloc((size_t)n_pes, sizeof *starts);
     pthread_t *threads = calloc((size_t)n_pes, sizeof *threads);
@@ -242,6 +245,8 @@ static int launch(int n_pes, pe_start *proto)
         starts[p] = *proto;
         starts[p].world = world;
         starts[p].pe = p;
+        if (proto->image != NULL)
+            starts[p].main_fn = proto->image->copies[p].main_fn;
         int rc = pgas_thread_create(&threads[p], &attr, pe_thread_main, &starts[p]);
         if (rc != 0) {
             fprintf(stderr, "shmemu: cannot start the thread of PE %d of %d: %s\n", p, n_pes,
@@ -275,6 +280,35 @@ int shmemu_launch_main(int n_pes, int (*main_fn)(int, char **, char **), int arg
     pe_start proto = {.main_fn = main_fn, .argc = argc, .argv = argv, .envp = envp};
     return launch(n_pes, &proto);
 }
+
+/* One loaded copy of the program per PE, for the job's life and the process's: the copies'
+ * code must stay mapped while anything may still call it (exit handlers, destructors). */
+static pgas_image job_image;
+
+int shmemu_launch_image(int n_pes, const unsigned char *elf, size_t elf_bytes, int argc,
+                        char **argv, char **envp)
+{
+    if (n_pes < 1 || n_pes > SHMEMU_MAX_PES) {
+        fprintf(stderr, "shmemu: shmemu_launch: %d PEs requested; use 1 to %d\n", n_pes,
+                SHMEMU_MAX_PES);
+        return 2;
+    }
+    if (job_image.n_copies != 0) {
+        fprintf(stderr, "shmemu: shmemu_launch_image: the program's copies are loaded already; "
+                        "a process runs one such job\n");
+        return 2;
+    }
+    char err[512];
+    if (pgas_image_load(&job_image, elf, elf_bytes, n_pes, argc > 0 ? argv[0] : "program", err,
+                        sizeof err) != 0) {
+        fprintf(stderr, "shmemu: starting %d PEs: %s\n", n_pes, err);
+        return 2;
+    }
+    pe_start proto = {.image = &job_image, .argc = argc, .argv = argv, .envp = envp};
+    return launch(n_pes, &proto);
+}
+
+void shmemu_image_remove_files(void) { pgas_image_remove_files(&job_image); }
 
 /* ---- initialization ------------------------------------------------------------------ */
 

@@ -1,7 +1,9 @@
 /*
  * bookkeeping_race.c: the runtime's bookkeeping must not hide a race (docs/design.md D4).
  *
- * PE 0 and PE 1 both write the global `tally` with no synchronization between them: a race
+ * PE 0 and PE 1 both write PE 0's global `tally` (PE 1 through the pointer nvshmem_ptr gives
+ * it; built by shmemu-cc, every PE has its own copy of the program's globals) with no
+ * synchronization between them: a race
  * every checker must report. Meanwhile both drive the runtime's shared machinery: puts and
  * quiets to PE 2, which sits parked in a signal wait (so every put runs the wake-up path
  * over the same counters), nvshmem_ptr lookups and fences. If any of that created a
@@ -25,8 +27,8 @@
 
 #define ROUNDS 50
 
-static long tally; /* shared by the PE threads, as every global is */
-static _Atomic int pe0_wrote; /* orders the writes in time only (see above) */
+static long tally;            /* PE 0's copy is the one both PEs write */
+static _Atomic int pe0_wrote; /* PE 0's copy orders the writes in time only (see above) */
 
 static void rounds(long *mailbox, int me)
 {
@@ -47,25 +49,27 @@ int main(void)
         return 2;
     }
     int me = nvshmem_my_pe();
+    long *tally0 = nvshmem_ptr(&tally, 0);
+    _Atomic int *pe0_wrote0 = nvshmem_ptr((const void *)&pe0_wrote, 0);
     long *mailbox = nvshmem_calloc(2 * ROUNDS, sizeof *mailbox);
     uint64_t *done = nvshmem_calloc(1, sizeof *done);
     if (me == 2) {
         nvshmem_signal_wait_until(done, NVSHMEM_CMP_EQ, 2);
     } else {
         if (me == 1)
-            while (!atomic_load_explicit(&pe0_wrote, memory_order_relaxed))
+            while (!atomic_load_explicit(pe0_wrote0, memory_order_relaxed))
                 sched_yield();
         rounds(mailbox, me);
-        tally += me + 1; /* RACY WRITE: PE 0 and PE 1, no synchronization between them */
+        *tally0 += me + 1; /* RACY WRITE: PE 0 and PE 1, no synchronization between them */
         if (me == 0) {
-            atomic_store_explicit(&pe0_wrote, 1, memory_order_relaxed);
+            atomic_store_explicit(pe0_wrote0, 1, memory_order_relaxed);
             rounds(mailbox, me);
         }
         nvshmemx_signal_op(done, 1, NVSHMEM_SIGNAL_ADD, 2);
     }
     nvshmem_barrier_all();
     if (me == 2)
-        printf("tally %ld\n", tally);
+        printf("tally %ld\n", *tally0);
     nvshmem_free(done);
     nvshmem_free(mailbox);
     nvshmem_finalize();

@@ -60,6 +60,16 @@ int shmemu_launch(int n_pes, int (*fn)(void *arg), void *arg);
 int shmemu_launch_main(int n_pes, int (*main_fn)(int, char **, char **), int argc, char **argv,
                        char **envp);
 
+/* Runs a program built with per-PE copies (bin/shmemu-cc's default): loads n_pes copies of
+ * the shared object `elf` (elf_bytes long; its globals become per PE and symmetric, see
+ * docs/pgas.md "Per-PE data") and runs copy p's main on PE p. Returns like shmemu_launch,
+ * or 2 with a message when the copies cannot be made. The copies' files stay until
+ * shmemu_image_remove_files (the main that shmemu-cc links in calls it at exit, after the
+ * sanitizers' exit reports, which read debug information from them). */
+int shmemu_launch_image(int n_pes, const unsigned char *elf, size_t elf_bytes, int argc,
+                        char **argv, char **envp);
+void shmemu_image_remove_files(void);
+
 /* The PE count a program should start: SHMEMU_NPES, or 1. Exits with a message on a bad value. */
 int shmemu_npes_from_env(void);
 
