@@ -247,11 +247,11 @@ for f in libshmemu.a libshmemu_main.a; do ln -s "$root/$BUILD/lib/$f" "$tmp/nola
 SHMEMU_BUILD=$tmp/nolayer expect "a missing libshmemu_cuda.a" 2 "libshmemu_cuda.a is missing; run: make BUILD=" \
     "$NVCC" -o "$tmp/p3" "$tmp/objs/ok.o" "$tmp/objs/helper.o" "$tmp/objs/helper_c.o"
 
-# an installed layout: bin/ (shmemu-nvcc, shmemu-cudafe), lib/, include/shmemu/ (as
+# an installed layout: bin/ (shmemu-nvcc, shmemu-cc, shmemu-cudafe), lib/, include/shmemu/ (as
 # make install lays them out; the stand-in as the layer's headers), no SHMEMU_* variables
 inst=$tmp/inst
 mkdir -p "$inst/bin" "$inst/lib" "$inst/include/shmemu/shmemu" "$inst/include/shmemu/cuda"
-cp bin/shmemu-nvcc "$CUDAFE" "$inst/bin/"
+cp bin/shmemu-nvcc bin/shmemu-cc "$CUDAFE" "$inst/bin/"
 cp "$root/$BUILD/lib/libshmemu.a" "$root/$BUILD/lib/libshmemu_main.a" "$fake/lib/libshmemu_cuda.a" "$inst/lib/"
 cp pgas/include/nvshmem.h pgas/include/nvshmemx.h "$inst/include/shmemu/"
 cp pgas/include/shmemu/*.h emu/include/shmemu/*.h "$inst/include/shmemu/shmemu/"
