@@ -18,10 +18,7 @@ set -u
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 build=${BUILD:-build}
-passed=0
-failed=0
-ok() { echo "PASS $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL $1"; [ -z "${2:-}" ] || sed 's/^/    /' <<<"$2"; failed=$((failed + 1)); }
+. tests/support/tally.sh
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -156,5 +153,4 @@ if [ "$rc" = 1 ] && [ "$(grep -cE '^(helgrind|drd|tsan): [0-9]+ race' <<<"$out")
     ok "installed shmemu-check racy.c: exit 1, $ntools tools report racy.c:$racy_line by PE 1 host"
 else bad "installed shmemu-check racy.c: exit $rc" "$out"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally_end

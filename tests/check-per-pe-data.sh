@@ -17,10 +17,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 build=${BUILD:-build}
 unset SHMEMU_NPES
-passed=0
-failed=0
-ok() { echo "PASS $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL $1"; [ -z "${2:-}" ] || sed 's/^/    /' <<<"$2" | head -20; failed=$((failed + 1)); }
+. tests/support/tally.sh
+TALLY_LINES=20
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -108,5 +106,4 @@ else
     bad "race checkers: build-tsan/ or valgrind missing (run make check-tsan first)"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+tally_end

@@ -14,10 +14,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 build=${BUILD:-build}
 unset SHMEMU_NPES
-passed=0
-failed=0
-ok() { echo "PASS $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL $1"; [ -z "${2:-}" ] || sed 's/^/    /' <<<"$2"; failed=$((failed + 1)); }
+. tests/support/tally.sh
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -102,5 +99,4 @@ else
     bad "run-main.sh runs" "$log"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally_end
