@@ -47,3 +47,20 @@ $(BUILD)/tests/test_cuda_%: $(BUILD)/cuda/tests/test_cuda_%.o $(TEST_HOBJ) $(CUD
 	$(CUDA_CXX) $(LDFLAGS) -o $@ $< $(TEST_HOBJ) $(CUDA_LIB) $(LIB_A) -lcmocka $(LDLIBS)
 
 -include $(CUDA_OBJ:.o=.d) $(CUDA_TEST_OBJ:.o=.d)
+
+# `make install`: the headers under include/shmemu/cuda (shmemu-nvcc puts that folder before
+# include/shmemu, so that its nvshmem.h front finds pgas's nvshmem.h behind it) and the
+# library beside libshmemu.
+.PHONY: install-cuda
+install: install-cuda
+install-cuda: $(CUDA_LIB)
+	install -d $(DESTDIR)$(PREFIX)/include/shmemu/cuda/shmemu_cuda \
+	           $(DESTDIR)$(PREFIX)/include/shmemu/cuda/cuda/std \
+	           $(DESTDIR)$(PREFIX)/include/shmemu/cuda/cooperative_groups $(DESTDIR)$(PREFIX)/lib
+	install -m 644 cuda/include/*.h $(DESTDIR)$(PREFIX)/include/shmemu/cuda/
+	install -m 644 cuda/include/shmemu_cuda/*.h $(DESTDIR)$(PREFIX)/include/shmemu/cuda/shmemu_cuda/
+	install -m 644 cuda/include/cuda/atomic $(DESTDIR)$(PREFIX)/include/shmemu/cuda/cuda/
+	install -m 644 cuda/include/cuda/std/atomic $(DESTDIR)$(PREFIX)/include/shmemu/cuda/cuda/std/
+	install -m 644 cuda/include/cooperative_groups/*.h \
+	           $(DESTDIR)$(PREFIX)/include/shmemu/cuda/cooperative_groups/
+	install -m 644 $(CUDA_LIB) $(DESTDIR)$(PREFIX)/lib/

@@ -1,5 +1,3 @@
 /* cooperative_groups.h for shmemu-nvcc: see shmemu_cuda/cg.h. */
-#ifndef SHMEMU_CUDA_COOPERATIVE_GROUPS_H
-#define SHMEMU_CUDA_COOPERATIVE_GROUPS_H
+#include "cuda_runtime.h"
 #include "shmemu_cuda/cg.h"
-#endif

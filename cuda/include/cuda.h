@@ -1,12 +1,12 @@
 /*
  * cuda.h for shmemu-nvcc: the little of CUDA's driver API that NVSHMEM programs touch
  * (result codes, device and context handles, version queries), answered by the emulated
- * device of the runtime (cuda_runtime_api.h). Driver calls not listed here are not emulated.
+ * device of the runtime (shmemu_cuda/runtime_api.h). Driver calls not listed here are not emulated.
  */
 #ifndef SHMEMU_CUDA_DRIVER_H
 #define SHMEMU_CUDA_DRIVER_H
 
-#include "cuda_runtime_api.h"
+#include "cuda_runtime.h"
 
 typedef enum cudaError_enum {
     CUDA_SUCCESS = 0,

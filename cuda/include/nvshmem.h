@@ -4,8 +4,7 @@
  */
 #ifndef SHMEMU_CUDA_NVSHMEM_FRONT_H
 #include_next <nvshmem.h>
-/* Inside cuda_runtime_api.h (emu.h includes nvshmem.h) the runtime is not complete yet:
- * cuda_runtime.h includes the additions itself when it is. */
+/* Not while cuda_runtime.h is being read (emu.h includes nvshmem.h): it is on its way. */
 #ifndef SHMEMU_CUDA_RUNTIME_BUSY_
 #define SHMEMU_CUDA_NVSHMEM_FRONT_H
 #include "cuda_runtime.h"

@@ -117,7 +117,17 @@ emulated_device &dev()
     return device;
 }
 
-bool valid_device(int d) { return d >= 0 && d < device_count(); }
+/* cudaSuccess when device d exists, else the error (reported for call). */
+cudaError_t check_device(const char *call, int d)
+{
+    int n = device_count();
+    if (d >= 0 && d < n)
+        return cudaSuccess;
+    return shmemu_cuda::detail::fail(cudaErrorInvalidDevice, call,
+                                     "device %d does not exist: there are %d, 0 to %d (one per "
+                                     "PE)",
+                                     d, n, n - 1);
+}
 
 /* The attributes entry of a kernel: by its registered name, else the unnamed entry. */
 kernel_attributes *attributes_of(const void *func, const char *kernel_text, bool create)
@@ -190,10 +200,8 @@ cudaError_t cudaGetDeviceCount(int *count)
 
 cudaError_t cudaSetDevice(int d)
 {
-    if (!valid_device(d))
-        return fail(cudaErrorInvalidDevice, "cudaSetDevice",
-                    "device %d does not exist: there are %d (one per PE), 0 to %d", d,
-                    device_count(), device_count() - 1);
+    if (cudaError_t e = check_device("cudaSetDevice", d))
+        return e;
     dev().current = d;
     return cudaSuccess;
 }
@@ -210,9 +218,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int d)
 {
     if (prop == nullptr)
         return fail(cudaErrorInvalidValue, "cudaGetDeviceProperties", "prop is NULL");
-    if (!valid_device(d))
-        return fail(cudaErrorInvalidDevice, "cudaGetDeviceProperties",
-                    "device %d does not exist: there are %d (one per PE)", d, device_count());
+    if (cudaError_t e = check_device("cudaGetDeviceProperties", d))
+        return e;
     *prop = dev().prop;
     prop->pciBusID = d;
     return cudaSuccess;
@@ -222,9 +229,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int d)
 {
     if (value == nullptr)
         return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "value is NULL");
-    if (!valid_device(d))
-        return fail(cudaErrorInvalidDevice, "cudaDeviceGetAttribute",
-                    "device %d does not exist: there are %d (one per PE)", d, device_count());
+    if (cudaError_t e = check_device("cudaDeviceGetAttribute", d))
+        return e;
     const cudaDeviceProp &p = dev().prop;
     switch (attr) {
     case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
@@ -334,28 +340,22 @@ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int d, int peer)
 {
     if (canAccessPeer == nullptr)
         return fail(cudaErrorInvalidValue, "cudaDeviceCanAccessPeer", "canAccessPeer is NULL");
-    if (!valid_device(d) || !valid_device(peer))
-        return fail(cudaErrorInvalidDevice, "cudaDeviceCanAccessPeer",
-                    "device %d or %d does not exist: there are %d (one per PE)", d, peer,
-                    device_count());
+    if (cudaError_t e = check_device("cudaDeviceCanAccessPeer", d))
+        return e;
+    if (cudaError_t e = check_device("cudaDeviceCanAccessPeer", peer))
+        return e;
     *canAccessPeer = d != peer;
     return cudaSuccess;
 }
 
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned int)
 {
-    if (!valid_device(peer))
-        return fail(cudaErrorInvalidDevice, "cudaDeviceEnablePeerAccess",
-                    "device %d does not exist: there are %d (one per PE)", peer, device_count());
-    return cudaSuccess;
+    return check_device("cudaDeviceEnablePeerAccess", peer);
 }
 
 cudaError_t cudaDeviceDisablePeerAccess(int peer)
 {
-    if (!valid_device(peer))
-        return fail(cudaErrorInvalidDevice, "cudaDeviceDisablePeerAccess",
-                    "device %d does not exist: there are %d (one per PE)", peer, device_count());
-    return cudaSuccess;
+    return check_device("cudaDeviceDisablePeerAccess", peer);
 }
 
 cudaError_t cudaDriverGetVersion(int *v)

@@ -2,7 +2,7 @@
  * launch.cpp: launches of .cu kernels (shmemu_cuda/launch.h has the design): the checks a GPU
  * makes before running a kernel, the registry of kernels by address, cudaLaunchKernel,
  * cudaLaunchCooperativeKernel and nvshmemx_collective_launch, and the device calls that stop
- * a kernel (__trap, a built-in read outside a kernel).
+ * the program (__trap, __brkpt, a built-in read outside a kernel, a tile size not emulated).
  */
 #include <csignal>
 #include <cstdio>
@@ -179,8 +179,6 @@ int nvshmemx_collective_launch_query_gridsize(const void *func, dim3 blockDims, 
 }
 
 } /* extern "C" */
-
-void __nanosleep(unsigned int ns) { emu_nanosleep(ns); }
 
 [[noreturn]] void __trap(const char *file, int line)
 {

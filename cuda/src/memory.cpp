@@ -9,7 +9,7 @@
  * ordering (the host's earlier writes, then the stream's earlier work, happen before it; it
  * happens before the stream's later work and a synchronize), which the race checkers see,
  * and a race report on the copied memory names the call. cudaMemcpy and cudaMemset (macros
- * in cuda_runtime_api.h) first wait for the PE's streams: on a GPU a synchronous copy
+ * in shmemu_cuda/runtime_api.h) first wait for the PE's streams: on a GPU a synchronous copy
  * follows the work launched before it. That is every stream of the PE here, where CUDA's
  * legacy default stream would not wait for streams created cudaStreamNonBlocking.
  */

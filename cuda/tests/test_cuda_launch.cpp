@@ -117,6 +117,14 @@ static int config_body(void *)
     check_where(2u, 4u, dim3(2), dim3(4));
     check_where(dim3(3, 2, 2), dim3(5, 3, 2), dim3(3, 2, 2), dim3(5, 3, 2));
     check_where(static_cast<size_t>(2), dim3(1, 1, 3), dim3(2), dim3(1, 1, 3));
+    /* through a pointer to the kernel: (*fp)<<<2, 3>>>(out) */
+    void (*fp)(uint32_t *) = where_kernel;
+    uint32_t *out = nullptr;
+    cudaMalloc(&out, 6 * sizeof *out);
+    PE_CHECK(LAUNCH_K((*fp), (2, 3), out) == cudaSuccess);
+    cudaDeviceSynchronize();
+    PE_CHECK_EQ_U64(out[5], (1u << 24) | (2u << 8));
+    cudaFree(out);
     nvshmem_finalize();
     return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef SHMEMU_CUDA_CG_REDUCE_H
 #define SHMEMU_CUDA_CG_REDUCE_H
 
+#include "cuda_runtime.h"
 #include "shmemu_cuda/cg.h"
 
 namespace cooperative_groups {

@@ -22,7 +22,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "cuda_runtime_api.h"
+#include "shmemu_cuda/runtime_api.h"
 #include "shmemu/kernel.h"
 
 /* The dialect's own names are not CUDA's: a .cu file may use them for itself. */
@@ -531,7 +531,7 @@ inline long long clock64() { return static_cast<long long>(emu_globaltimer()); }
 inline unsigned long long __globaltimer() { return emu_globaltimer(); }
 /* Lets the block's other threads run (a spin on a flag another thread of the block sets
  * then progresses), or sleeps up to ns when none can. */
-void __nanosleep(unsigned int ns);
+inline void __nanosleep(unsigned int ns) { emu_nanosleep(ns); }
 [[noreturn]] void __trap(const char *file = __builtin_FILE(), int line = __builtin_LINE());
 [[noreturn]] void __brkpt(const char *file = __builtin_FILE(), int line = __builtin_LINE());
 

@@ -33,7 +33,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "cuda_runtime_api.h"
+#include "shmemu_cuda/runtime_api.h"
 #include "shmemu/kernel.h"
 
 namespace shmemu_cuda {

@@ -11,7 +11,7 @@
 #ifndef SHMEMU_CUDA_NVSHMEM_EXTRA_H
 #define SHMEMU_CUDA_NVSHMEM_EXTRA_H
 
-#include "cuda_runtime_api.h"
+#include "shmemu_cuda/runtime_api.h"
 
 /* NVSHMEM's status codes. */
 enum nvshmemx_status {

@@ -52,7 +52,7 @@ typedef struct dim3 {
         : x(vx), y(vy), z(vz)
     {
     }
-    constexpr dim3(const uint3 &v); /* both defined by cuda/include/vector_types.h */
+    constexpr dim3(const uint3 &v); /* both defined by cuda/include/shmemu_cuda/vector_types.h */
     constexpr operator uint3() const;
 #endif
 } dim3;
