@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# tests/check-cuda-corpus.sh: the .cu corpus (tests/cuda_corpus/, docs/cuda-corpus.md).
+# Programs written as NVSHMEM's documentation and examples write them, built unchanged with
+# bin/shmemu-nvcc and run on the CPU:
+#   1. every working program is built and run on 2 and 4 PEs; each PE must print "NAME: PE p
+#      ok" (the program checks its own output) and the job must exit 0; it is also run once
+#      under the deterministic scheduler (SHMEMU_SCHED=random SHMEMU_SEED=1, 4 PEs);
+#   2. every broken twin (the same file with -DBROKEN_...) is built and run under the checker
+#      that must report it:
+#        sched    SHMEMU_SCHED=random, seeds 1..SEEDS: some seed gives a FAIL line or a
+#                 deadlock report
+#        pct      the same with SHMEMU_SCHED=pct
+#        hang     SHMEMU_SCHED=random, seeds 1..SEEDS: some seed gives the deadlock report
+#        checknbi SHMEMU_CHECK_NBI=1 (free-running): the overwritten-source report or FAIL
+#        helgrind valgrind --tool=helgrind under SHMEMU_SCHED=random SHMEMU_SEED=1 (free-
+#                 running, an execution in which the release happened to come first has
+#                 no race to report): "Possible data race" with a frame in the .cu file; the
+#                 correct program must be clean under helgrind (same seed) too
+#   3. programs the layer cannot build or run yet are printed as NOT RUN with the reason
+#      (docs/cuda-corpus.md "Gaps").
+#   NVCC=1 NVSHMEM_HOME=DIR also compiles every program and twin with the real nvcc (-x cu
+#   -std=c++17 -arch=sm_90 -rdc=true -c) against DIR/include (the GPU machine; NVSHMEM is not
+#   installed on the development machine).
+#
+#   make -s BUILD=build-corpus libs build-corpus/lib/libshmemu_cuda.a build-corpus/bin/shmemu-cudafe
+#   BUILD=build-corpus tests/check-cuda-corpus.sh [NAME...]
+# Ends with "N passed, N failed"; exits 1 if any failed.
+set -u
+cd "$(dirname "$0")/.."
+root=$PWD
+BUILD=${BUILD:-build-corpus}
+case "$BUILD" in /*) ;; *) BUILD=$root/$BUILD ;; esac
+export SHMEMU_BUILD=$BUILD
+SEEDS=${SEEDS:-8}
+C=tests/cuda_corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "check-cuda-corpus: ok: $*"; }
+fail() { failed=$((failed + 1)); echo "check-cuda-corpus: FAIL: $*" >&2; }
+show() { sed -n '1,12p' "$1" | sed 's/^/    /' >&2; }
+
+# name | twin define | checkers (comma-separated) | PEs for the twin
+PROGRAMS="
+ring_p         BROKEN_NO_BARRIER    sched    2
+onstream_put   BROKEN_STREAM_ORDER  sched    2
+block_put      BROKEN_NO_BARRIER    pct      2
+ring_bcast     BROKEN_COMPARE       sched,helgrind 2
+ring_allreduce BROKEN_NO_QUIET      checknbi 2
+coop_grid      BROKEN_NO_GRID_SYNC  sched    2
+group_coll     BROKEN_WARP_BARRIER  sched    2
+registered_buf BROKEN_NO_EVENT_WAIT sched    2
+moe_dispatch   BROKEN_SIGNAL_RESET  hang     4
+credit_pipe    BROKEN_PHASE         sched    2
+atomic_flag    BROKEN_RELAXED       helgrind 2
+"
+NOT_RUN="
+block_reduce|nvshmemx_int_sum_reduce_block, nvshmemx_int_broadcast_block and nvshmemx_int_sum_reduce_on_stream are not declared (device _block/_warp collectives other than barrier/sync, and *_reduce_on_stream)
+graph_step|no CUDA graphs: cudaGraph_t, cudaGraphExec_t, cudaStreamCaptureModeGlobal (stream capture, cudaGraphInstantiate/Launch/Destroy) are not declared
+"
+
+selected() { [ ${#SELECT[@]} -eq 0 ] && return 0; local n; for n in "${SELECT[@]}"; do [ "$n" = "$1" ] && return 0; done; return 1; }
+SELECT=("$@")
+
+[ -f "$BUILD/lib/libshmemu_cuda.a" ] || {
+    echo "check-cuda-corpus: $BUILD/lib/libshmemu_cuda.a is missing; run:" >&2
+    echo "  make -s BUILD=${BUILD#$root/} libs ${BUILD#$root/}/lib/libshmemu_cuda.a ${BUILD#$root/}/bin/shmemu-cudafe" >&2
+    exit 2
+}
+
+build() { # NAME OUT [DEFINE]
+    bin/shmemu-nvcc -g -O1 -std=c++17 -arch=sm_90 ${3:+-D$3} -o "$2" "$C/$1.cu" > "$tmp/build.txt" 2>&1
+}
+
+# run_ok NAME BIN NPES [env...]: exit 0 and NPES "ok" lines
+run_ok() {
+    local name=$1 bin=$2 n=$3
+    shift 3
+    env "$@" SHMEMU_NPES="$n" SHMEMU_HANG_TIMEOUT=60 timeout 300 "$bin" > "$tmp/run.txt" 2>&1
+    local rc=$? oks
+    oks=$(grep -c "^$name: PE [0-9]* ok$" "$tmp/run.txt")
+    if [ $rc -eq 0 ] && [ "$oks" -eq "$n" ]; then
+        pass "$name on $n PEs${1:+ ($*)}"
+    else
+        fail "$name on $n PEs${1:+ ($*)}: exit $rc, $oks of $n ok lines:"; show "$tmp/run.txt"
+    fi
+}
+
+helgrind() { # BIN NPES: log in $tmp/hg.txt, prints the race count
+    SHMEMU_SCHED=random SHMEMU_SEED=1 SHMEMU_NPES=$2 SHMEMU_THREAD_MAP=1 SHMEMU_HANG_TIMEOUT=120 timeout 600 \
+        valgrind --tool=helgrind "$1" > "$tmp/hg.txt" 2>&1
+    grep -c 'Possible data race' "$tmp/hg.txt"
+}
+
+# seeds STRATEGY BIN NPES PATTERN [env...]: the first seed whose output matches PATTERN
+seeds() {
+    local strat=$1 bin=$2 n=$3 pat=$4 s
+    shift 4
+    for s in $(seq 1 "$SEEDS"); do
+        env "$@" SHMEMU_SCHED="$strat" SHMEMU_SEED="$s" SHMEMU_NPES="$n" SHMEMU_HANG_TIMEOUT=60 \
+            timeout 300 "$bin" > "$tmp/seed.txt" 2>&1
+        if grep -qE "$pat" "$tmp/seed.txt"; then echo "$s"; return 0; fi
+    done
+    return 1
+}
+
+while read -r name twin checker tn; do
+    [ -n "$name" ] || continue
+    selected "$name" || continue
+    bin=$tmp/$name
+    if ! build "$name" "$bin"; then
+        fail "$name: does not build:"; show "$tmp/build.txt"; continue
+    fi
+    run_ok "$name" "$bin" 2
+    run_ok "$name" "$bin" 4
+    run_ok "$name" "$bin" 4 SHMEMU_SCHED=random SHMEMU_SEED=1
+
+    tbin=$tmp/${name}_$twin
+    if ! build "$name" "$tbin" "$twin"; then
+        fail "$name -D$twin: does not build:"; show "$tmp/build.txt"; continue
+    fi
+    for ck in ${checker//,/ }; do
+    what="$name -D$twin ($ck, $tn PEs)"
+    case $ck in
+    sched|pct)
+        if s=$(seeds "${ck/sched/random}" "$tbin" "$tn" "FAIL|shmemu: deadlock"); then
+            pass "$what: seed $s: $(grep -m1 -E 'FAIL|shmemu: deadlock' "$tmp/seed.txt")"
+        else
+            fail "$what: no seed of 1..$SEEDS reported it"
+        fi ;;
+    hang)
+        if s=$(seeds random "$tbin" "$tn" "shmemu: deadlock"); then
+            pass "$what: seed $s: $(grep -m1 'called at .*\.cu:' "$tmp/seed.txt" | sed 's/^ *//')"
+        else
+            fail "$what: no seed of 1..$SEEDS gave a deadlock report"
+        fi ;;
+    checknbi)
+        SHMEMU_CHECK_NBI=1 SHMEMU_NPES="$tn" SHMEMU_HANG_TIMEOUT=60 timeout 300 "$tbin" > "$tmp/nbi.txt" 2>&1
+        if grep -qE "was overwritten before that put was complete|FAIL" "$tmp/nbi.txt"; then
+            pass "$what: $(grep -m1 -oE 'the source of an earlier non-blocking put|.*FAIL.*' "$tmp/nbi.txt")"
+        else
+            fail "$what: SHMEMU_CHECK_NBI=1 reported nothing:"; show "$tmp/nbi.txt"
+        fi ;;
+    helgrind)
+        if ! command -v valgrind > /dev/null; then
+            fail "$what: valgrind is not installed"; continue
+        fi
+        races=$(helgrind "$bin" "$tn")
+        if [ "$races" -eq 0 ]; then pass "$name clean under helgrind"; else
+            fail "$name: $races helgrind report(s) on the correct program:"; show "$tmp/hg.txt"; fi
+        races=$(helgrind "$tbin" "$tn")
+        if [ "$races" -gt 0 ] && grep -q "($name\.cu:[0-9]*)" "$tmp/hg.txt"; then
+            pass "$what: $races report(s), at $(grep -m1 -o "$name\.cu:[0-9]*" "$tmp/hg.txt")"
+        else
+            fail "$what: helgrind did not report it at a line of $name.cu:"; show "$tmp/hg.txt"
+        fi ;;
+    *) fail "$name: unknown checker $ck" ;;
+    esac
+    done
+done <<< "$PROGRAMS"
+
+# the real nvcc against the real NVSHMEM
+if [ "${NVCC:-0}" = 1 ]; then
+    if ! command -v nvcc > /dev/null || [ ! -f "${NVSHMEM_HOME:-/nonexistent}/include/nvshmem.h" ]; then
+        fail "NVCC=1: needs nvcc on PATH and NVSHMEM_HOME/include/nvshmem.h"
+    else
+        while read -r name twin _ _; do
+            [ -n "$name" ] || continue
+            selected "$name" || continue
+            for d in "" "$twin"; do
+                if nvcc -x cu -std=c++17 -arch=sm_90 -rdc=true -I"$NVSHMEM_HOME/include" ${d:+-D$d} -c "$C/$name.cu" \
+                        -o "$tmp/nvcc.o" > "$tmp/nvcc.txt" 2>&1; then
+                    pass "$name${d:+ -D$d}: nvcc -c"
+                else
+                    fail "$name${d:+ -D$d}: nvcc -c failed:"; show "$tmp/nvcc.txt"
+                fi
+            done
+        done <<< "$PROGRAMS"
+    fi
+fi
+
+while IFS='|' read -r name why; do
+    [ -n "$name" ] || continue
+    selected "$name" || continue
+    echo "check-cuda-corpus: NOT RUN: $name: $why"
+done <<< "$NOT_RUN"
+
+echo "check-cuda-corpus: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
