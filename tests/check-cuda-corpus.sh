@@ -131,7 +131,7 @@ while read -r name twin checker tn; do
         fi ;;
     hang)
         if s=$(seeds random "$tbin" "$tn" "shmemu: deadlock"); then
-            pass "$what: seed $s: $(grep -m1 'called at .*\.cu:' "$tmp/seed.txt" | sed 's/^ *//')"
+            pass "$what: seed $s: $(grep -m1 '(kernel .*) waits in' "$tmp/seed.txt" | sed 's/^ *//; s/: word .*//')"
         else
             fail "$what: no seed of 1..$SEEDS gave a deadlock report"
         fi ;;
