@@ -167,12 +167,13 @@ check-docs: all
 	@python3 scripts/check-doc-commands.py
 
 # A user's view (needs `make all` and, for the installed TSan runtime, build-tsan): shmemu-run's
-# oshrun/mpirun habits, race summaries naming both accesses and the PE/block/thread under
+# oshrun/mpirun habits, per-PE globals, the .cu corpus through shmemu-nvcc, race summaries naming both accesses and the PE/block/thread under
 # helgrind, DRD and TSan, and an installed shmemu used from outside the tree.
 .PHONY: check-user
 check-user: all
 	@tests/check-run-scripts.sh
 	@tests/check-per-pe-data.sh
+	@tests/check-cuda-corpus.sh
 	@tests/check-race-names.sh
 	@tests/check-install.sh
 

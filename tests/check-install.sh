@@ -103,16 +103,26 @@ else
 fi
 
 # Every installed header compiles alone with the module's flags (none needs a header that
-# was not installed).
+# was not installed): the C headers as C; the CUDA layer's (include/shmemu/cuda, C++, which
+# shmemu-nvcc puts first on the include path) as C++17, as a .cu file includes them.
 hdr_fail=""
-for h in $(cd "$prefix/include/shmemu" && find . -name '*.h' | sed 's|^\./||' | sort); do
+for h in $(cd "$prefix/include/shmemu" && find . -name '*.h' -not -path './cuda/*' | sed 's|^\./||' | sort); do
     printf '#include <%s>\nint main(void) { return 0; }\n' "$h" >hdr.c
     # shellcheck disable=SC2046
     cc -std=c17 -c -o hdr.o hdr.c $(pkg-config --cflags shmemu) 2>"$tmp/hdr.log" ||
         hdr_fail+="$h: $(head -3 "$tmp/hdr.log")"$'\n'
 done
-if [ -z "$hdr_fail" ]; then ok "every installed header compiles alone with pkg-config --cflags shmemu"
-else bad "installed headers that do not compile alone" "$hdr_fail"; fi
+n_cuda=0
+for h in $(cd "$prefix/include/shmemu/cuda" && find . -type f | sed 's|^\./||' | sort); do
+    printf '#include <%s>\nint main() { return 0; }\n' "$h" >hdr.cpp
+    n_cuda=$((n_cuda + 1))
+    # shellcheck disable=SC2046
+    c++ -std=c++17 -c -o hdr.o hdr.cpp -I"$prefix/include/shmemu/cuda" $(pkg-config --cflags shmemu) \
+        2>"$tmp/hdr.log" || hdr_fail+="cuda/$h: $(head -3 "$tmp/hdr.log")"$'\n'
+done
+if [ -z "$hdr_fail" ] && [ "$n_cuda" -gt 0 ]; then
+    ok "every installed header compiles alone with pkg-config --cflags shmemu ($n_cuda of the CUDA layer as C++)"
+else bad "installed headers that do not compile alone (or no CUDA layer headers installed)" "$hdr_fail"; fi
 
 # The installed MD app: the fused halo on 2 PEs gives the serial run's checksum bits.
 serial=$(shmemu-md --cells 4 --halo serial --pes 1 --steps 4 2>&1 | grep '^checksum')

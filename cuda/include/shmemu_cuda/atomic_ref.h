@@ -10,6 +10,10 @@
  * acquire. Values are 4- or 8-byte integers, float, double or pointers; compare-exchange and
  * exchange on floating point compare and move bits.
  */
+/* Included alone, this header first brings in the umbrella, which includes the layer's
+ * headers (this one among them) in the order they need; then the guard below skips it. */
+#include "../cuda_runtime.h"
+
 #ifndef SHMEMU_CUDA_ATOMIC_REF_H
 #define SHMEMU_CUDA_ATOMIC_REF_H
 

@@ -12,6 +12,10 @@
  * Not provided (a compile error names them): cluster_group, this_multi_grid, tiles larger
  * than a warp, block_tile_memory, labeled_partition, binary_partition, scans, memcpy_async.
  */
+/* Included alone, this header first brings in the umbrella, which includes the layer's
+ * headers (this one among them) in the order they need; then the guard below skips it. */
+#include "../cuda_runtime.h"
+
 #ifndef SHMEMU_CUDA_CG_H
 #define SHMEMU_CUDA_CG_H
 

@@ -14,6 +14,10 @@
  * gpu scope, atomicX_block at block scope, atomicX_system at system scope; exactly the types
  * CUDA defines each on. atomicDec (no emulator operation) is a relaxed CAS loop.
  */
+/* Included alone, this header first brings in the umbrella, which includes the layer's
+ * headers (this one among them) in the order they need; then the guard below skips it. */
+#include "../cuda_runtime.h"
+
 #ifndef SHMEMU_CUDA_DEVICE_H
 #define SHMEMU_CUDA_DEVICE_H
 

@@ -23,6 +23,10 @@
  * type is the site's own lambda) and host thread, so the emulator's records and reports name
  * the kernel as the launch wrote it.
  */
+/* Included alone, this header first brings in the umbrella, which includes the layer's
+ * headers (this one among them) in the order they need; then the guard below skips it. */
+#include "../cuda_runtime.h"
+
 #ifndef SHMEMU_CUDA_LAUNCH_H
 #define SHMEMU_CUDA_LAUNCH_H
 

@@ -23,6 +23,10 @@
  * the special functions CUDA adds (erfcinvf, normcdff, cyl_bessel_i0f, ...), SIMD video
  * intrinsics (__vadd4, ...).
  */
+/* Included alone, this header first brings in the umbrella, which includes the layer's
+ * headers (this one among them) in the order they need; then the guard below skips it. */
+#include "../cuda_runtime.h"
+
 #ifndef SHMEMU_CUDA_MATH_H
 #define SHMEMU_CUDA_MATH_H
 

@@ -8,6 +8,10 @@
  * checks its own launch (NVSHMEM agrees on the outcome across PEs; here no PE waits for the
  * others, so the check adds no synchronization between PEs).
  */
+/* Included alone, this header first brings in the umbrella, which includes the layer's
+ * headers (this one among them) in the order they need; then the guard below skips it. */
+#include "../cuda_runtime.h"
+
 #ifndef SHMEMU_CUDA_NVSHMEM_EXTRA_H
 #define SHMEMU_CUDA_NVSHMEM_EXTRA_H
 

@@ -11,6 +11,10 @@
  *   __CUDACC__, __CUDA_ARCH__  never defined: shmemu's own sources read __CUDACC__ as "real
  *                           nvcc", and a program's host path is the one that runs here.
  */
+/* Included alone, this header first brings in the umbrella, which includes the layer's
+ * headers (this one among them) in the order they need; then the guard below skips it. */
+#include "../cuda_runtime.h"
+
 #ifndef SHMEMU_CUDA_QUALIFIERS_H
 #define SHMEMU_CUDA_QUALIFIERS_H
 

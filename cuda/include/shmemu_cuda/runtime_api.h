@@ -16,6 +16,10 @@
  * which behaves as CUDA's per-thread default stream: no implicit synchronization with other
  * streams).
  */
+/* Included alone, this header first brings in the umbrella, which includes the layer's
+ * headers (this one among them) in the order they need; then the guard below skips it. */
+#include "../cuda_runtime.h"
+
 #ifndef SHMEMU_CUDA_RUNTIME_API_IMPL_H
 #define SHMEMU_CUDA_RUNTIME_API_IMPL_H
 

@@ -4,6 +4,10 @@
  * four-element one to its size up to 16 bytes, one- and three-element types to their
  * element. dim3 (shmemu/emu.h) converts to and from uint3, as in CUDA.
  */
+/* Included alone, this header first brings in the umbrella, which includes the layer's
+ * headers (this one among them) in the order they need; then the guard below skips it. */
+#include "../cuda_runtime.h"
+
 #ifndef SHMEMU_CUDA_VECTOR_TYPES_IMPL_H
 #define SHMEMU_CUDA_VECTOR_TYPES_IMPL_H
 
