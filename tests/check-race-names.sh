@@ -8,7 +8,10 @@
 #       the write (RACY WRITE) by the other, "PE p kernel publish block b" (TSan, which sees
 #       each CUDA thread as a fiber, adds "thread t");
 #   tests/racy/same_instant_race.c: TSan reports a put and a read that can happen at the
-#       same instant in each of five runs.
+#       same instant in each of five runs;
+#   tests/cuda_corpus/atomic_flag.cu -DBROKEN_RELAXED (a .cu program, built by shmemu-check
+#       through shmemu-nvcc): helgrind and TSan name the kernel's read and the other block's
+#       write at their .cu lines, by "PE p kernel handoff block b" (C++ frames included).
 # SHMEMU_BUILD and SHMEMU_TSAN_BUILD name the build folders (default build, build-tsan).
 # Ends with "N passed, N failed"; exit status 0 when none failed.
 set -u
@@ -69,6 +72,19 @@ pair drd "$out/emu.txt" "kernel flag: read by a block, the other block's segment
 pair tsan "$out/emu.txt" "kernel flag: read and write by threads of two blocks" \
     "^    read of size [0-9]+ at emu_flag_race\.c(:$emu_read| \(line unknown\)) in publish\(\) by $blk thread [0-9]+$" \
     "^      races with write of size [0-9]+ at emu_flag_race\.c:$emu_write in publish\(\) by $blk thread [0-9]+ "
+# A CUDA program: the race summary names its .cu lines and C++ kernel frames.
+cu=tests/cuda_corpus/atomic_flag.cu
+cu_read=$(grep -n 'RACY READ' "$cu" | cut -d: -f1)
+cu_write=$(grep -n 'RACY WRITE' "$cu" | cut -d: -f1)
+cblk="PE ([01]) kernel handoff block [01]"
+bin/shmemu-check -t helgrind -t tsan -o "$out" -f -DBROKEN_RELAXED "$cu" >"$out/cu.txt" 2>&1
+for tool in helgrind tsan; do
+    thr=""
+    [ "$tool" = tsan ] && thr=" thread [0-9]+"
+    pair "$tool" "$out/cu.txt" ".cu kernel flag: read and write by two blocks, at .cu lines" \
+        "^    read of size [0-9]+ at atomic_flag\.cu:$cu_read in handoff\(int\*, int\*, long long\*\)\(\) by $cblk$thr$" \
+        "^      races with write of size [0-9]+ at atomic_flag\.cu:$cu_write in handoff\(int\*, int\*, long long\*\)\(\) by $cblk$thr "
+done
 # A race whose accesses can fall at the same instant (tests/racy/same_instant_race.c) is
 # reported by TSan on every run: shmemu-check serializes the PEs under TSan. Free-running,
 # 8 of 20 runs came out clean, so five runs in a row would miss a regression 1 time in 12.

@@ -29,7 +29,7 @@ __global__ void handoff(int *payload, int *flag, long long *received)
     int npes = nvshmem_n_pes();
     if (blockIdx.x == 1) {
         for (int i = threadIdx.x; i < N; i += blockDim.x)
-            payload[i] = i + mype;
+            payload[i] = i + mype; /* RACY WRITE (with -DBROKEN_RELAXED) */
         __syncthreads();
         if (threadIdx.x == 0) {
             cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag);
@@ -41,7 +41,7 @@ __global__ void handoff(int *payload, int *flag, long long *received)
             ;
         long long sum = 0;
         for (int i = 0; i < N; i++)
-            sum += payload[i];
+            sum += payload[i]; /* RACY READ (with -DBROKEN_RELAXED) */
         nvshmem_longlong_p(received, sum, (mype + 1) % npes);
     }
 }
