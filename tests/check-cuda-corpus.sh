@@ -11,7 +11,9 @@
 #                 deadlock report
 #        pct      the same with SHMEMU_SCHED=pct
 #        hang     SHMEMU_SCHED=random, seeds 1..SEEDS: some seed gives the deadlock report
-#        checknbi SHMEMU_CHECK_NBI=1 (free-running): the overwritten-source report or FAIL
+#        checknbi SHMEMU_CHECK_NBI=1 under SHMEMU_SCHED=random SHMEMU_SEED=1: the
+#                 overwritten-source report or FAIL; the correct program must run clean
+#                 under the same (a wait delivers its thread's queued puts before it blocks)
 #        helgrind valgrind --tool=helgrind under SHMEMU_SCHED=random SHMEMU_SEED=1 (free-
 #                 running, an execution in which the release happened to come first has
 #                 no race to report): "Possible data race" with a frame in the .cu file; the
@@ -136,7 +138,9 @@ while read -r name twin checker tn; do
             fail "$what: no seed of 1..$SEEDS gave a deadlock report"
         fi ;;
     checknbi)
-        SHMEMU_CHECK_NBI=1 SHMEMU_NPES="$tn" SHMEMU_HANG_TIMEOUT=60 timeout 300 "$tbin" > "$tmp/nbi.txt" 2>&1
+        run_ok "$name" "$bin" "$tn" SHMEMU_CHECK_NBI=1 SHMEMU_SCHED=random SHMEMU_SEED=1
+        SHMEMU_CHECK_NBI=1 SHMEMU_SCHED=random SHMEMU_SEED=1 SHMEMU_NPES="$tn" SHMEMU_HANG_TIMEOUT=60 \
+            timeout 300 "$tbin" > "$tmp/nbi.txt" 2>&1
         if grep -qE "was overwritten before that put was complete|FAIL" "$tmp/nbi.txt"; then
             pass "$what: $(grep -m1 -oE 'the source of an earlier non-blocking put|.*FAIL.*' "$tmp/nbi.txt")"
         else

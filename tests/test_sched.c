@@ -9,7 +9,8 @@
  *     free-running hang timeout prints the same lines (without the last writer);
  *   - polling loops (nvshmem_*_test) progress under every strategy, an endless one is
  *     reported as a livelock; blocks that leave with queued puts (checking mode) do not
- *     stall the stream thread that joins them;
+ *     stall the stream thread that joins them; a wait that gives the turn away (or parks)
+ *     delivers its thread's queued puts, those of its block's other fibers included;
  *   - bin/shmemu-explore finds a schedule-dependent failure, shrinks it, saves the trace and
  *     the saved trace reproduces the failure; it refuses bad arguments before running
  *     anything; it compares the program's declared result (a checksum line, a pattern, a
@@ -573,6 +574,104 @@ static void test_block_exit_with_pending_puts(void **state)
     }
 }
 
+/* ---- waits that give the turn away with queued puts ---------------------------------------- */
+
+/* A ring of put-with-signal (tests/cuda_corpus/ring_allreduce.cu): each PE queues a
+ * non-blocking put-with-signal to the next PE and waits for the previous one's, with no
+ * quiet in between. In checking mode the put stays queued on the issuing thread; the wait
+ * must deliver it before it gives up (parks, or, under the scheduler, blocks): nobody else
+ * ever will. Once on the PE's host thread, once in a kernel whose thread 1 issues the put
+ * and then waits at __syncthreads while thread 0 (same block thread, other fiber) waits for
+ * the signal: the block's wait must deliver its other fibers' puts too. */
+enum { NBI_RING_WORDS = 8 };
+
+typedef struct nbi_ring_args {
+    uint64_t *data;
+    uint64_t *sig;
+    uint64_t *src;
+} nbi_ring_args;
+
+KERNEL(nbi_ring_kernel, nbi_ring_args, a)
+{
+    int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+    if (threadIdx.x == 1)
+        nvshmem_uint64_put_signal_nbi(a.data, a.src, NBI_RING_WORDS, &a.sig[1], 1,
+                                      NVSHMEM_SIGNAL_SET, (me + 1) % n);
+    if (threadIdx.x == 0)
+        nvshmem_signal_wait_until(&a.sig[1], NVSHMEM_CMP_EQ, 1);
+    __syncthreads();
+    if (threadIdx.x == 1)
+        nvshmem_quiet();
+}
+
+static int nbi_ring_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    int me = nvshmem_my_pe(), n = nvshmem_n_pes(), prev = (me + n - 1) % n;
+    uint64_t *data = nvshmem_calloc(2 * NBI_RING_WORDS, sizeof(uint64_t));
+    uint64_t *sig = nvshmem_calloc(2, sizeof(uint64_t));
+    uint64_t *src = nvshmem_calloc(2 * NBI_RING_WORDS, sizeof(uint64_t));
+    for (int i = 0; i < 2 * NBI_RING_WORDS; i++)
+        src[i] = (uint64_t)me * 100 + (uint64_t)i;
+    nvshmem_barrier_all();
+    /* host thread: put-with-signal, then wait, then quiet (the corpus's ring step) */
+    nvshmem_uint64_put_signal_nbi(&data[NBI_RING_WORDS], &src[NBI_RING_WORDS], NBI_RING_WORDS,
+                                  &sig[0], 1, NVSHMEM_SIGNAL_SET, (me + 1) % n);
+    nvshmem_signal_wait_until(&sig[0], NVSHMEM_CMP_EQ, 1);
+    nvshmem_quiet();
+    /* a kernel: the issuing fiber waits at __syncthreads, another fiber for the signal */
+    nbi_ring_args a = {data, sig, src};
+    LAUNCH(nbi_ring_kernel, DIM3(1, 1, 1), DIM3(2, 1, 1), 0, NULL, a);
+    cudaDeviceSynchronize();
+    nvshmem_barrier_all();
+    for (int i = 0; i < 2 * NBI_RING_WORDS; i++)
+        PE_CHECK_EQ_I64(data[i], prev * 100 + i);
+    nvshmem_free(src);
+    nvshmem_free(sig);
+    nvshmem_free(data);
+    nvshmem_finalize();
+    return 0;
+}
+
+static int nbi_ring_child(void *arg)
+{
+    (void)arg;
+    setenv("SHMEMU_CHECK_NBI", "1", 1);
+    /* free-running (last): a hang is reported, not waited out */
+    setenv("SHMEMU_HANG_TIMEOUT", pe_check_under_valgrind() ? "60" : "5", 1);
+    static const char *const strategies[] = {"random", "pct", "rr", NULL};
+    for (int k = 0; k < 4; k++)
+        for (int seed = 1; seed <= 3; seed++) {
+            if (strategies[k] != NULL)
+                set_sched(strategies[k], seed);
+            else
+                clear_sched();
+            for (int n = 2; n <= 3; n++) {
+                int rc = shmemu_launch(n, nbi_ring_body, NULL);
+                if (rc != 0 || pe_check_failures() != 0) {
+                    fprintf(stderr, "%s seed %d, %d PEs: launch %d, %d failed checks\n",
+                            strategies[k] != NULL ? strategies[k] : "free-running", seed, n,
+                            rc, pe_check_failures());
+                    return 1;
+                }
+            }
+        }
+    return 0;
+}
+
+static void test_wait_delivers_queued_puts(void **state)
+{
+    (void)state;
+    char out[16384];
+    double secs = 0;
+    int status = run_child(nbi_ring_child, NULL, child_time_limit(), out, sizeof out, &secs);
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        print_error("%s", out);
+        fail_msg("a ring of queued put-with-signal: status 0x%x after %.1f s", status, secs);
+    }
+}
+
 /* ---- explore ---------------------------------------------------------------------------- */
 
 /* The explorer's test program: PE 1 reads a word right after a barrier, PE 0 sets it
@@ -920,6 +1019,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_polling_loop_progresses),
         cmocka_unit_test(test_endless_poll_is_a_livelock),
         cmocka_unit_test(test_block_exit_with_pending_puts),
+        cmocka_unit_test(test_wait_delivers_queued_puts),
         cmocka_unit_test(test_explore_finds_shrinks_and_replays),
         cmocka_unit_test(test_explore_rejects_bad_arguments),
         cmocka_unit_test(test_explore_compares_the_declared_result),

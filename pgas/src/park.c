@@ -243,6 +243,14 @@ static bool wait_deterministic(pgas_thread *t, wait_condition *c, const char *ca
         other_pollers = false;
         if (wait_hook != NULL && wait_hook(wait_hook_ctx))
             continue; /* other fibers of this block ran: check again */
+        if (t->n_pending > 0) {
+            /* About to give the turn away blocked: deliver this thread's queued puts (all of
+             * its fibers'), as a wait about to park does. Nobody else delivers them, so a
+             * wait on a reply to one of them would deadlock. Delivery may satisfy the
+             * condition (a put to this PE) and is a sync point: check again. */
+            pgas_deliver_all(t);
+            continue;
+        }
         record_wait(t, c, call, what);
         bool last_resort;
         if (c->ready == NULL && !other_pollers)
@@ -277,10 +285,6 @@ static bool wait_until_holds(wait_condition *c, const char *call, const char *wh
     }
     if (condition_holds(c))
         return true;
-    /* Slow path. Deliver this thread's queued puts first: a wait must never depend on
-     * puts that only its own later progress would deliver. */
-    if (t != NULL)
-        pgas_deliver_all(t);
     wake_bucket *b = bucket_of(c->addr);
     _Atomic int *pe_parked = NULL;
     pgas_pe *listing = NULL; /* the PE whose list names this wait's word while it parks */
@@ -308,6 +312,14 @@ static bool wait_until_holds(wait_condition *c, const char *call, const char *wh
             if (timeout_s > 0.0 && (double)(pgas_now_ns() - start) * 1e-9 > timeout_s)
                 pgas_hang_report(t->world, t);
             continue;
+        }
+        /* About to park: deliver this thread's queued puts first, those of the fibers the
+         * wait hook just ran included. A wait must never depend on puts that only this
+         * thread's later progress would deliver. */
+        if (t != NULL && t->n_pending > 0) {
+            pgas_deliver_all(t);
+            if (condition_holds(c))
+                break;
         }
         uint32_t seq = atomic_load_explicit(&b->seq, memory_order_relaxed);
         atomic_fetch_add_explicit(&b->parked, 1, memory_order_relaxed);
