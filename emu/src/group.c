@@ -28,6 +28,18 @@ static bool group_leader(const emu_thread *t, group_kind g)
     return g == GROUP_BLOCK ? t->tid == 0 : (t->tid & 31) == 0;
 }
 
+/* The entry and exit of a group call for the other files of the family (group_coll.c). */
+bool emu_group_begin(bool warp, const char *call)
+{
+    group_kind g = warp ? GROUP_WARP : GROUP_BLOCK;
+    return group_leader(group_sync(g, call), g);
+}
+
+void emu_group_end(bool warp, const char *call)
+{
+    (void)group_sync(warp ? GROUP_WARP : GROUP_BLOCK, call);
+}
+
 #define GROUP_CALL(g, name, op)                                                               \
     do {                                                                                      \
         emu_thread *t_ = group_sync((g), (name));                                             \

@@ -322,6 +322,7 @@ typedef enum {
     EMU_OP_BARRIER_ALL,
     EMU_OP_SYNC_ALL,
     EMU_OP_BARRIER_TEAM,
+    EMU_OP_COLL, /* a team collective: run(op) makes it */
     EMU_OP_STOP
 } emu_op_kind;
 
@@ -343,6 +344,8 @@ typedef struct emu_op {
     int sig_op; /* 0: no signal */
     int cmp;
     int team;
+    size_t nelems;                        /* EMU_OP_COLL: nelems or nreduce; root in pe */
+    void (*run)(const struct emu_op *op); /* EMU_OP_COLL: calls the typed collective */
     void *owned; /* freed once the operation has run */
 } emu_op;
 
@@ -432,6 +435,13 @@ emu_pe *emu_pe_current(void);
  * _TRACE), and aborts for a call (named by call) made inside a kernel or on a thread that is
  * no PE. end(pe) runs when the PE ends (emu_pe.end). */
 emu_pe *emu_pe_create(const char *call, void (*end)(emu_pe *pe));
+
+/* ---- group calls (group.c) --------------------------------------------------------------- */
+
+/* A block or warp call (nvshmemx_*_block, _warp) synchronizes its group at entry and exit;
+ * begin returns true on the one thread that issues the operation (group_coll.c uses them). */
+bool emu_group_begin(bool warp, const char *call);
+void emu_group_end(bool warp, const char *call);
 
 /* ---- SM pool (sm_pool.c) ----------------------------------------------------------------- */
 

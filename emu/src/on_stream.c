@@ -3,6 +3,8 @@
  * the stream; the stream thread performs it with the host API when it reaches it (stream.c's
  * run_op), so it is ordered after the stream's earlier work and before its later work.
  * A put of a value (_p_on_stream) captures the value now, as a kernel argument would be.
+ * A team collective (_reduce_on_stream, _broadcast_on_stream, ...) is queued with a
+ * function that makes it, so the queue carries no per-type case.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,3 +154,120 @@ int nvshmemx_barrier_on_stream(nvshmem_team_t team, cudaStream_t stream)
     }
 SHMEMU_RMA_TYPES(EMU_DEFINE_RMA_ON_STREAM)
 #undef EMU_DEFINE_RMA_ON_STREAM
+
+/* ---- team collectives on a stream ----------------------------------------------------------
+ * One EMU_OP_COLL carries the team, dest, source, count and root; its run function (one per
+ * collective and type, generated below) makes nvshmem.h's collective on the stream's thread.
+ * The stream thread is attached to the PE, so the collective is this PE's call, in stream
+ * order; its barriers wait for the other PEs' calls (from their streams or threads). */
+
+static int queue_coll(void (*run)(const emu_op *op), nvshmem_team_t team, void *dest,
+                      const void *source, size_t nelems, int root, cudaStream_t stream,
+                      const char *call)
+{
+    emu_pe *p = emu_stream_device(call);
+    emu_op *op = emu_op_new(EMU_OP_COLL);
+    op->run = run;
+    op->team = team;
+    op->dest = dest;
+    op->source = source;
+    op->nelems = nelems;
+    op->pe = root;
+    emu_stream_enqueue(emu_stream_resolve(p, stream), op);
+    return 0;
+}
+
+static void run_broadcastmem(const emu_op *op)
+{
+    (void)nvshmem_broadcastmem(op->team, op->dest, op->source, op->nelems, op->pe);
+}
+
+static void run_fcollectmem(const emu_op *op)
+{
+    (void)nvshmem_fcollectmem(op->team, op->dest, op->source, op->nelems);
+}
+
+static void run_alltoallmem(const emu_op *op)
+{
+    (void)nvshmem_alltoallmem(op->team, op->dest, op->source, op->nelems);
+}
+
+int nvshmemx_broadcastmem_on_stream(nvshmem_team_t team, void *dest, const void *source,
+                                    size_t nelems, int PE_root, cudaStream_t stream)
+{
+    return queue_coll(run_broadcastmem, team, dest, source, nelems, PE_root, stream,
+                      "nvshmemx_broadcastmem_on_stream");
+}
+
+int nvshmemx_fcollectmem_on_stream(nvshmem_team_t team, void *dest, const void *source,
+                                   size_t nelems, cudaStream_t stream)
+{
+    return queue_coll(run_fcollectmem, team, dest, source, nelems, 0, stream,
+                      "nvshmemx_fcollectmem_on_stream");
+}
+
+int nvshmemx_alltoallmem_on_stream(nvshmem_team_t team, void *dest, const void *source,
+                                   size_t nelems, cudaStream_t stream)
+{
+    return queue_coll(run_alltoallmem, team, dest, source, nelems, 0, stream,
+                      "nvshmemx_alltoallmem_on_stream");
+}
+
+#define EMU_DEFINE_COLL_ON_STREAM(TYPE, NAME)                                                 \
+    static void run_##NAME##_broadcast(const emu_op *op)                                      \
+    {                                                                                         \
+        (void)nvshmem_##NAME##_broadcast(op->team, op->dest, op->source, op->nelems, op->pe); \
+    }                                                                                         \
+    static void run_##NAME##_fcollect(const emu_op *op)                                       \
+    {                                                                                         \
+        (void)nvshmem_##NAME##_fcollect(op->team, op->dest, op->source, op->nelems);          \
+    }                                                                                         \
+    static void run_##NAME##_alltoall(const emu_op *op)                                       \
+    {                                                                                         \
+        (void)nvshmem_##NAME##_alltoall(op->team, op->dest, op->source, op->nelems);          \
+    }                                                                                         \
+    int nvshmemx_##NAME##_broadcast_on_stream(nvshmem_team_t team, TYPE *dest,                \
+                                              const TYPE *source, size_t nelems, int PE_root, \
+                                              cudaStream_t stream)                            \
+    {                                                                                         \
+        return queue_coll(run_##NAME##_broadcast, team, dest, source, nelems, PE_root,        \
+                          stream, "nvshmemx_" #NAME "_broadcast_on_stream");                  \
+    }                                                                                         \
+    int nvshmemx_##NAME##_fcollect_on_stream(nvshmem_team_t team, TYPE *dest,                 \
+                                             const TYPE *source, size_t nelems,               \
+                                             cudaStream_t stream)                             \
+    {                                                                                         \
+        return queue_coll(run_##NAME##_fcollect, team, dest, source, nelems, 0, stream,       \
+                          "nvshmemx_" #NAME "_fcollect_on_stream");                           \
+    }                                                                                         \
+    int nvshmemx_##NAME##_alltoall_on_stream(nvshmem_team_t team, TYPE *dest,                 \
+                                             const TYPE *source, size_t nelems,               \
+                                             cudaStream_t stream)                             \
+    {                                                                                         \
+        return queue_coll(run_##NAME##_alltoall, team, dest, source, nelems, 0, stream,       \
+                          "nvshmemx_" #NAME "_alltoall_on_stream");                           \
+    }
+SHMEMU_RMA_TYPES(EMU_DEFINE_COLL_ON_STREAM)
+#undef EMU_DEFINE_COLL_ON_STREAM
+
+#define EMU_DEFINE_REDUCE_ON_STREAM_OP(TYPE, NAME, OP)                                        \
+    static void run_##NAME##_##OP##_reduce(const emu_op *op)                                  \
+    {                                                                                         \
+        (void)nvshmem_##NAME##_##OP##_reduce(op->team, op->dest, op->source, op->nelems);     \
+    }                                                                                         \
+    int nvshmemx_##NAME##_##OP##_reduce_on_stream(nvshmem_team_t team, TYPE *dest,            \
+                                                  const TYPE *source, size_t nreduce,         \
+                                                  cudaStream_t stream)                        \
+    {                                                                                         \
+        return queue_coll(run_##NAME##_##OP##_reduce, team, dest, source, nreduce, 0, stream, \
+                          "nvshmemx_" #NAME "_" #OP "_reduce_on_stream");                     \
+    }
+#define EMU_DEFINE_REDUCE_ON_STREAM_BITWISE(TYPE, NAME)                                       \
+    SHMEMU_REDUCE_BITWISE_OPS(EMU_DEFINE_REDUCE_ON_STREAM_OP, TYPE, NAME)
+#define EMU_DEFINE_REDUCE_ON_STREAM_ARITH(TYPE, NAME)                                         \
+    SHMEMU_REDUCE_ARITH_OPS(EMU_DEFINE_REDUCE_ON_STREAM_OP, TYPE, NAME)
+SHMEMU_REDUCE_BITWISE_TYPES(EMU_DEFINE_REDUCE_ON_STREAM_BITWISE)
+SHMEMU_REDUCE_ARITH_TYPES(EMU_DEFINE_REDUCE_ON_STREAM_ARITH)
+#undef EMU_DEFINE_REDUCE_ON_STREAM_ARITH
+#undef EMU_DEFINE_REDUCE_ON_STREAM_BITWISE
+#undef EMU_DEFINE_REDUCE_ON_STREAM_OP

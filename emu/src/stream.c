@@ -109,6 +109,7 @@ static bool run_op(emu_stream *s, emu_op *op)
     case EMU_OP_BARRIER_ALL: nvshmem_barrier_all(); break;
     case EMU_OP_SYNC_ALL: nvshmem_sync_all(); break;
     case EMU_OP_BARRIER_TEAM: (void)nvshmem_barrier(op->team); break;
+    case EMU_OP_COLL: op->run(op); break;
     case EMU_OP_STOP: return true;
     }
     return false;

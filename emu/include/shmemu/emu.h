@@ -233,6 +233,43 @@ int nvshmemx_barrier_on_stream(nvshmem_team_t team, cudaStream_t stream);
 SHMEMU_RMA_TYPES(SHMEMU_DECLARE_RMA_ON_STREAM)
 #undef SHMEMU_DECLARE_RMA_ON_STREAM
 
+/* Team collectives on a stream (on_stream.c): queued, and made by the stream's thread with
+ * nvshmem.h's collective when the stream reaches them. Every PE of the team queues the same
+ * collectives in the same order. Return 0. */
+int nvshmemx_broadcastmem_on_stream(nvshmem_team_t team, void *dest, const void *source,
+                                    size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_fcollectmem_on_stream(nvshmem_team_t team, void *dest, const void *source,
+                                   size_t nelems, cudaStream_t stream);
+int nvshmemx_alltoallmem_on_stream(nvshmem_team_t team, void *dest, const void *source,
+                                   size_t nelems, cudaStream_t stream);
+
+#define SHMEMU_DECLARE_COLL_ON_STREAM(TYPE, NAME)                                             \
+    int nvshmemx_##NAME##_broadcast_on_stream(nvshmem_team_t team, TYPE *dest,                \
+                                              const TYPE *source, size_t nelems, int PE_root, \
+                                              cudaStream_t stream);                           \
+    int nvshmemx_##NAME##_fcollect_on_stream(nvshmem_team_t team, TYPE *dest,                 \
+                                             const TYPE *source, size_t nelems,               \
+                                             cudaStream_t stream);                            \
+    int nvshmemx_##NAME##_alltoall_on_stream(nvshmem_team_t team, TYPE *dest,                 \
+                                             const TYPE *source, size_t nelems,               \
+                                             cudaStream_t stream);
+SHMEMU_RMA_TYPES(SHMEMU_DECLARE_COLL_ON_STREAM)
+#undef SHMEMU_DECLARE_COLL_ON_STREAM
+
+#define SHMEMU_DECLARE_REDUCE_ON_STREAM_OP(TYPE, NAME, OP)                                    \
+    int nvshmemx_##NAME##_##OP##_reduce_on_stream(nvshmem_team_t team, TYPE *dest,            \
+                                                  const TYPE *source, size_t nreduce,         \
+                                                  cudaStream_t stream);
+#define SHMEMU_DECLARE_REDUCE_ON_STREAM_BITWISE(TYPE, NAME)                                   \
+    SHMEMU_REDUCE_BITWISE_OPS(SHMEMU_DECLARE_REDUCE_ON_STREAM_OP, TYPE, NAME)
+#define SHMEMU_DECLARE_REDUCE_ON_STREAM_ARITH(TYPE, NAME)                                     \
+    SHMEMU_REDUCE_ARITH_OPS(SHMEMU_DECLARE_REDUCE_ON_STREAM_OP, TYPE, NAME)
+SHMEMU_REDUCE_BITWISE_TYPES(SHMEMU_DECLARE_REDUCE_ON_STREAM_BITWISE)
+SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_DECLARE_REDUCE_ON_STREAM_ARITH)
+#undef SHMEMU_DECLARE_REDUCE_ON_STREAM_ARITH
+#undef SHMEMU_DECLARE_REDUCE_ON_STREAM_BITWISE
+#undef SHMEMU_DECLARE_REDUCE_ON_STREAM_OP
+
 #ifdef __cplusplus
 }
 #endif

@@ -583,6 +583,49 @@ SHMEMU_DECLARE_GROUP_(warp)
 SHMEMU_RMA_TYPES(SHMEMU_DECLARE_TYPED_GROUP_)
 #undef SHMEMU_DECLARE_TYPED_GROUP_
 
+/* Team collectives of a group (emu/src/group_coll.c): every thread of the block or warp calls
+ * with the same arguments, and the group makes one call of the collective (nvshmem.h's), its
+ * threads synchronized before and after. Return 0. */
+#define SHMEMU_DECLARE_GROUP_COLL_MEM_(G)                                                     \
+    int nvshmemx_broadcastmem_##G(nvshmem_team_t team, void *dest, const void *source,        \
+                                  size_t nelems, int PE_root);                                \
+    int nvshmemx_fcollectmem_##G(nvshmem_team_t team, void *dest, const void *source,         \
+                                 size_t nelems);                                              \
+    int nvshmemx_alltoallmem_##G(nvshmem_team_t team, void *dest, const void *source,         \
+                                 size_t nelems);
+SHMEMU_DECLARE_GROUP_COLL_MEM_(block)
+SHMEMU_DECLARE_GROUP_COLL_MEM_(warp)
+#undef SHMEMU_DECLARE_GROUP_COLL_MEM_
+
+#define SHMEMU_DECLARE_GROUP_COLL_ONE_(TYPE, NAME, G)                                         \
+    int nvshmemx_##NAME##_broadcast_##G(nvshmem_team_t team, TYPE *dest, const TYPE *source,  \
+                                        size_t nelems, int PE_root);                          \
+    int nvshmemx_##NAME##_fcollect_##G(nvshmem_team_t team, TYPE *dest, const TYPE *source,   \
+                                       size_t nelems);                                        \
+    int nvshmemx_##NAME##_alltoall_##G(nvshmem_team_t team, TYPE *dest, const TYPE *source,   \
+                                       size_t nelems);
+#define SHMEMU_DECLARE_GROUP_COLL_(TYPE, NAME)                                                \
+    SHMEMU_DECLARE_GROUP_COLL_ONE_(TYPE, NAME, block)                                         \
+    SHMEMU_DECLARE_GROUP_COLL_ONE_(TYPE, NAME, warp)
+SHMEMU_RMA_TYPES(SHMEMU_DECLARE_GROUP_COLL_)
+#undef SHMEMU_DECLARE_GROUP_COLL_
+#undef SHMEMU_DECLARE_GROUP_COLL_ONE_
+
+#define SHMEMU_DECLARE_GROUP_REDUCE_OP_(TYPE, NAME, OP)                                       \
+    int nvshmemx_##NAME##_##OP##_reduce_block(nvshmem_team_t team, TYPE *dest,                \
+                                              const TYPE *source, size_t nreduce);            \
+    int nvshmemx_##NAME##_##OP##_reduce_warp(nvshmem_team_t team, TYPE *dest,                 \
+                                             const TYPE *source, size_t nreduce);
+#define SHMEMU_DECLARE_GROUP_REDUCE_BITWISE_(TYPE, NAME)                                      \
+    SHMEMU_REDUCE_BITWISE_OPS(SHMEMU_DECLARE_GROUP_REDUCE_OP_, TYPE, NAME)
+#define SHMEMU_DECLARE_GROUP_REDUCE_ARITH_(TYPE, NAME)                                        \
+    SHMEMU_REDUCE_ARITH_OPS(SHMEMU_DECLARE_GROUP_REDUCE_OP_, TYPE, NAME)
+SHMEMU_REDUCE_BITWISE_TYPES(SHMEMU_DECLARE_GROUP_REDUCE_BITWISE_)
+SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_DECLARE_GROUP_REDUCE_ARITH_)
+#undef SHMEMU_DECLARE_GROUP_REDUCE_ARITH_
+#undef SHMEMU_DECLARE_GROUP_REDUCE_BITWISE_
+#undef SHMEMU_DECLARE_GROUP_REDUCE_OP_
+
 #ifdef __cplusplus
 }
 #endif

@@ -129,6 +129,14 @@
     X(float, float)                                                                           \
     X(double, double)
 
+/* The reduction operators of each family, for one type: X(TYPE, TYPENAME, OP) per operator.
+ * A list of reductions is SHMEMU_REDUCE_BITWISE_TYPES(Y) with Y(TYPE, NAME) expanding to
+ * SHMEMU_REDUCE_BITWISE_OPS(X, TYPE, NAME), and the same for the arithmetic family. */
+#define SHMEMU_REDUCE_BITWISE_OPS(X, TYPE, NAME)                                              \
+    X(TYPE, NAME, and) X(TYPE, NAME, or) X(TYPE, NAME, xor)
+#define SHMEMU_REDUCE_ARITH_OPS(X, TYPE, NAME)                                                \
+    X(TYPE, NAME, min) X(TYPE, NAME, max) X(TYPE, NAME, sum) X(TYPE, NAME, prod)
+
 /* Sized RMA routines: nvshmem_put8 ... put128, and their relatives (BITS, element type). */
 #define SHMEMU_SIZED_TYPES(X)                                                                 \
     X(8, uint8_t)                                                                             \
