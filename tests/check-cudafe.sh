@@ -256,10 +256,18 @@ cp "$root/$BUILD/lib/libshmemu.a" "$root/$BUILD/lib/libshmemu_main.a" "$fake/lib
 cp pgas/include/nvshmem.h pgas/include/nvshmemx.h "$inst/include/shmemu/"
 cp pgas/include/shmemu/*.h emu/include/shmemu/*.h "$inst/include/shmemu/shmemu/"
 cp "$STUB" "$inst/include/shmemu/cuda/"
+# Under make check-tsan the program is built with TSan, which an installed shmemu serves from
+# lib/shmemu/tsan (make install puts the TSan runtime there); it goes again before the check
+# of an installation without it, below.
+case ",${SANITIZE:-}," in *,thread,*)
+    mkdir -p "$inst/lib/shmemu/tsan"
+    cp "$inst/lib/"*.a "$inst/lib/shmemu/tsan/" ;;
+esac
 ( cd "$tmp" && env -u SHMEMU_BUILD -u SHMEMU_CUDA_INCLUDE "$inst/bin/shmemu-nvcc" "${xsan[@]}" -O2 -I"$root/$D" \
       -o inst_prog "$root/$D/ok.cu" "$root/$D/helper.cpp" "$root/$D/helper_c.c" ) > "$tmp/inst.txt" 2>&1 &&
     pass || { fail "an installed shmemu-nvcc did not build the program:"; show "$tmp/inst.txt"; }
 [ -x "$tmp/inst_prog" ] && run_ok "the program of an installed shmemu-nvcc" "$tmp/inst_prog"
+rm -rf "$inst/lib/shmemu/tsan"
 expect "an installed shmemu without its TSan runtime" 2 \
     "this shmemu was installed without clang" "$inst/bin/shmemu-nvcc" -Xcompiler -fsanitize=thread \
     -o "$tmp/inst_tsan" "$tmp/objs/ok.o"
