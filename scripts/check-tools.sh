@@ -7,6 +7,9 @@
 # kernel flag published with release at gpu scope is clean; relaxed, block scope across
 # blocks, and gpu scope across PEs are races (TSan treats gpu scope as sys scope, so it is
 # not asked about the last one).
+# tests/racy/fiber_reuse_race.c (TSan only, under SHMEMU_SCHED=random seed 1): a kernel's read
+# racing with another PE's put, the reading block ending before the writing block starts; TSan
+# must not carry the ended block's clock into the next block's fibers (emu/src/fiber.c).
 # A tool that stays silent on a racy program fails this check. The same holds in deterministic
 # mode (SHMEMU_SCHED): scripts/check-sched-tools.sh, run at the end.
 set -u
@@ -22,7 +25,8 @@ book=tests/racy/bookkeeping_race.c
 book_line=$(grep -n 'RACY WRITE:' "$book" | cut -d: -f1)
 emu=tests/racy/emu_flag_race.c
 emu_lines=$(grep -nE 'RACY (READ|WRITE)' "$emu" | cut -d: -f1 | paste -sd'|')
-for prog in put_signal_race bookkeeping_race emu_flag_race; do
+reuse_lines=$(grep -nE 'RACY READ|RACING PUT' tests/racy/fiber_reuse_race.c | cut -d: -f1 | paste -sd'|')
+for prog in put_signal_race bookkeeping_race emu_flag_race fiber_reuse_race; do
     bin/shmemu-cc -g -O1 -o "$out/$prog" "tests/racy/$prog.c" || exit 1
     SHMEMU_BUILD=build-tsan SHMEMU_CC=clang bin/shmemu-cc -g -O1 -fsanitize=thread \
         -o "build-tsan/tests/racy/$prog" "tests/racy/$prog.c" || exit 1
@@ -48,6 +52,11 @@ for tool in helgrind drd tsan; do
     check "$tool emu flag block scope"  race  2 "$flag"  "PE 1 saw"  "${run[@]}" "$dir/emu_flag_race" block
     if [ "$tool" != tsan ]; then
         check "$tool emu flag gpu scope across PEs" race 2 "$flag" "PE 1 saw" "${run[@]}" "$dir/emu_flag_race" gpu
+    else
+        reuse="fiber_reuse_race\.c:(${reuse_lines})\b"
+        rs=(env SHMEMU_SCHED=random SHMEMU_SEED=1 "${run[@]}")
+        check "$tool fiber reuse racy (random 1)"    race  2 "$reuse" "PE 1 saw"    "${rs[@]}" "$dir/fiber_reuse_race" racy
+        check "$tool fiber reuse correct (random 1)" clean 2 "$reuse" "PE 1 saw 33" "${rs[@]}" "$dir/fiber_reuse_race" correct
     fi
 done
 # bin/shmemu-check, the user's way to run all three on their own program: it must name the

@@ -6,8 +6,15 @@
  *   - valgrind: VALGRIND_STACK_REGISTER on each fiber stack, so memcheck, helgrind and DRD
  *     do not mistake a switch for a wild stack-pointer jump; the stacks are fresh mappings,
  *     marked clean for helgrind (VALGRIND_HG_CLEAN_MEMORY) so no history carries over;
- *   - ThreadSanitizer: __tsan_create_fiber / __tsan_switch_to_fiber. Switches synchronize
- *     (flag 0): TSan, like helgrind, sees a block's threads as one ordered thread;
+ *   - ThreadSanitizer: __tsan_create_fiber / __tsan_switch_to_fiber. A switch is a release
+ *     and an acquire, so TSan, like helgrind, sees a block's threads as one ordered thread.
+ *     The edge goes through the emu_fiber we switch to (calloc'd with its block, so TSan
+ *     forgets its clock when the block is freed), not through the switch's own flag 0: that
+ *     synchronizes on the address of TSan's fiber object, which TSan recycles for the next
+ *     block's fibers, on any PE, with the old clock still attached. A block started after
+ *     another PE's block ended would then inherit that block's accesses as happens-before,
+ *     and hide a kernel's read racing with that PE's later put
+ *     (tests/racy/fiber_reuse_race.c);
  *   - AddressSanitizer: __sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber,
  *     so its fake stacks and stack bounds follow the switch.
  *
@@ -66,6 +73,19 @@ void *__tsan_get_current_fiber(void);
 void *__tsan_create_fiber(unsigned flags);
 void __tsan_destroy_fiber(void *fiber);
 void __tsan_switch_to_fiber(void *fiber, unsigned flags);
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+enum { EMU_TSAN_SWITCH_NO_SYNC = 1 }; /* __tsan_switch_to_fiber_no_sync */
+
+/* Switches TSan to `to`, ordering it after everything the current fiber did (see above).
+ * A macro, not a function: an instrumented function would enter on one fiber's shadow stack
+ * and return on the other's, and TSan's shadow stacks would drift until they overflow. */
+#define TSAN_SWITCH(to)                                                                     \
+    do {                                                                                    \
+        __tsan_release(to);                                                                 \
+        __tsan_switch_to_fiber((to)->tsan_fiber, EMU_TSAN_SWITCH_NO_SYNC);                  \
+        __tsan_acquire(to);                                                                 \
+    } while (0)
 #endif
 #ifdef SHMEMU_ASAN
 void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
@@ -158,7 +178,7 @@ void emu_fiber_switch(emu_fiber *from, emu_fiber *to)
     __sanitizer_start_switch_fiber(&from->asan_fake_stack, to->asan_bottom, to->asan_size);
 #endif
 #ifdef SHMEMU_TSAN
-    __tsan_switch_to_fiber(to->tsan_fiber, 0);
+    TSAN_SWITCH(to);
 #endif
 #ifdef EMU_FAST_SWITCH
     emu_ctx_swap_(&from->sp, to->sp);
@@ -176,7 +196,7 @@ _Noreturn void emu_fiber_exit(emu_fiber *from, emu_fiber *to)
     __sanitizer_start_switch_fiber(NULL, to->asan_bottom, to->asan_size);
 #endif
 #ifdef SHMEMU_TSAN
-    __tsan_switch_to_fiber(to->tsan_fiber, 0);
+    TSAN_SWITCH(to);
 #endif
 #ifdef EMU_FAST_SWITCH
     emu_ctx_swap_(&from->sp, to->sp);
