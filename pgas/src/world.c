@@ -127,7 +127,7 @@ static pgas_thread *thread_attach_record(pgas_thread *t, pgas_world *world, int 
     t->world = world;
     t->pe = pe;
     t->heap_base = pgas_be_ptr(world, pe, 0);
-    t->index = atomic_fetch_add(&world->n_threads, 1);
+    t->index = atomic_fetch_add_explicit(&world->n_threads, 1, memory_order_relaxed);
     snprintf(t->label, sizeof t->label, "%s", label != NULL ? label : "host");
     pgas_thread_name_self(pe, t->label); /* for the race checkers' reports: thread_name.c */
     /* The checking-mode stream must not depend on which thread attached first: seed it from
@@ -136,7 +136,10 @@ static pgas_thread *thread_attach_record(pgas_thread *t, pgas_world *world, int 
     for (const char *c = t->label; *c != '\0'; c++)
         h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
     t->rng = world->config.check_seed * 0x9e3779b97f4a7c15ull ^ ((uint64_t)pe << 48) ^ h;
-    atomic_fetch_add(&world->live_threads, 1);
+    /* Relaxed, like n_threads above: a seq_cst RMW is an acquire and a release to TSan, so
+     * every thread's detach would happen before every later attach, on any PE, and hide a
+     * kernel read racing with a later block's put (docs/design.md D4). */
+    atomic_fetch_add_explicit(&world->live_threads, 1, memory_order_relaxed);
     pgas_set_current(t);
     return t;
 }
@@ -153,7 +156,7 @@ static void thread_detach(volatile uint32_t *exited)
             pgas_sched_note_write(self, exited, sizeof *exited);
     }
     atomic_exchange(&self->live, 0);
-    atomic_fetch_sub(&self->world->live_threads, 1);
+    atomic_fetch_sub_explicit(&self->world->live_threads, 1, memory_order_relaxed);
     if (self->ent != NULL)
         pgas_sched_detach(self); /* hands the turn on for good */
     pgas_set_current(NULL);
