@@ -173,7 +173,7 @@ check-docs: all
 check-user: all
 	@tests/check-run-scripts.sh
 	@tests/check-per-pe-data.sh
-	@tests/check-cuda-corpus.sh
+	@BUILD=$(BUILD) tests/check-cuda-corpus.sh
 	@tests/check-race-names.sh
 	@tests/check-install.sh
 
