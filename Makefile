@@ -257,6 +257,7 @@ help:
 	@echo "make bench           benchmarks; results in bench/RESULTS.md"
 	@echo "make bench-races     each race checker's slowdown and memory (bench/RESULTS.md)"
 	@echo "make bench-halo-variants  staged against direct26: messages, bytes, time (bench/RESULTS.md)"
+	@echo "make bench-cuda      1024-thread blocks: launch, barrier, shuffle, stacks, a 4-PE job; dialect vs .cu"
 	@echo "make fuzz-replay     every fuzz harness over its corpus (docs/fuzzing.md)"
 	@echo "make fuzz FUZZ_SECONDS=N  fuzz every parser N CPU seconds each (default 60)"
 	@echo "make install PREFIX=... DESTDIR=..."

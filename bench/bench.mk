@@ -5,6 +5,9 @@
 #   make bench-md              the LJ benchmark beside LAMMPS (bench/md_lammps.sh)
 #   make bench-halo-variants   staged (fused) against direct26 on the CPU emulator: messages,
 #                              bytes and time per step at 2-8 PEs (bench/halo_variants.sh)
+#   make bench-cuda            the emulator's costs for 1024-thread blocks, the same kernels in
+#                              the dialect (emu_costs) and as .cu through bin/shmemu-nvcc
+#                              (cuda_costs), side by side (bench/cuda_costs.sh)
 #
 # The shmemu programs and the raw floor build with $(CC) and the project's $(CFLAGS); the
 # Open MPI baselines with its wrapper compilers (mpicc, oshcc) and the same flags, so every
@@ -18,7 +21,7 @@ BENCH_BIN := $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu \
              $(BENCH_DIR)/put_bw_shmemu $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem \
              $(BENCH_DIR)/emu_costs
 
-.PHONY: bench bench-build bench-md bench-halo-variants
+.PHONY: bench bench-build bench-md bench-halo-variants bench-cuda
 
 # The MD benchmark against LAMMPS (minutes; its own section of bench/RESULTS.md).
 bench-md: all
@@ -28,10 +31,28 @@ bench-md: all
 bench-halo-variants: $(MD_BIN)
 	BUILD=$(BUILD) MD_BIN=$(MD_BIN) bench/halo_variants.sh
 
+# The dialect and the .cu path side by side (a minute or two; its own section of
+# bench/RESULTS.md). Fails, and writes no table, when any benchmarked kernel computes a
+# wrong result.
+bench-cuda: $(BENCH_DIR)/emu_costs $(BENCH_DIR)/cuda_costs
+	BUILD=$(BUILD) bench/cuda_costs.sh
+
+# Built the way a user builds a .cu program; shmemu-nvcc finds the layer, the rewriter and
+# the libraries in $(BUILD) (SHMEMU_BUILD). (cuda/cuda.mk and cuda/cudafe.mk, which name the
+# layer's library and the rewriter, are included after this file: their paths are spelled out.)
+$(BENCH_DIR)/cuda_costs: bench/cuda_costs.cu bench/bench_common.h bin/shmemu-nvcc \
+                         $(wildcard cuda/include/*.h cuda/include/shmemu_cuda/*.h) \
+                         $(BUILD)/lib/libshmemu_cuda.a $(PROG_DIR)/shmemu-cudafe $(LIB_A) $(LIB_MAIN)
+	@mkdir -p $(dir $@)
+	SHMEMU_BUILD=$(BUILD) bin/shmemu-nvcc -O2 -g -Xcompiler -Wall,-Wextra,-Werror -o $@ $<
+
 bench: bench-build
 	BENCH_CMD="make BUILD=$(BUILD) bench" BUILD=$(BUILD) bench/run.sh --no-build
 
 bench-build: $(BENCH_BIN)
+
+# emu_costs times the emulator's fiber switch bare, through emu/src/internal.h.
+$(BENCH_DIR)/emu_costs.o: CPPFLAGS += -Iemu/src
 
 $(BENCH_DIR)/pingpong_raw: $(BENCH_DIR)/pingpong_raw.o
 	$(CC) $(LDFLAGS) -o $@ $< $(LDLIBS)
