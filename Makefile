@@ -173,7 +173,8 @@ check-docs: all
 check-user: all
 	@tests/check-run-scripts.sh
 	@tests/check-per-pe-data.sh
-	@BUILD=$(BUILD) tests/check-cuda-corpus.sh
+	@$(MAKE) -s BUILD=$(INSTALL_TSAN_BUILD) SANITIZE=thread CC=clang libs $(INSTALL_TSAN_BUILD)/bin/shmemu-cudafe
+	@BUILD=$(BUILD) BUILD_TSAN=$(INSTALL_TSAN_BUILD) tests/check-cuda-corpus.sh
 	@tests/check-race-names.sh
 	@tests/check-install.sh
 

@@ -9,11 +9,14 @@
  *   mkdir -p work && ./fuzz_cudafe -max_len=4096 -dict=fuzz/fuzz_cudafe.dict work fuzz/corpus/fuzz_cudafe
  *
  * Every input is rewritten or refused with a message "FILE:LINE: shmemu-cudafe: what; what
- * to do". A rewritten one must be
+ * to do" (a device-only NVSHMEM call in host code: nvcc's message, then such a line). A
+ * rewritten one must be
  *   - a fixed point: rewriting the output again succeeds and changes nothing (no launch,
- *     __global__, __shared__ or __noinline__ is left to rewrite, and no rewrite wrote text
- *     that lexes differently the second time);
- *   - the input itself when it holds none of <<<, __global__, __shared__, __noinline__;
+ *     __global__, __shared__, __noinline__, __device__ or __host__ is left to rewrite, and no
+ *     rewrite wrote text that lexes differently the second time); the second rewrite does not
+ *     check device-only calls, which reads the qualifiers the first removed;
+ *   - the input itself when it holds none of <<<, __global__, __shared__, __noinline__,
+ *     __device__, __host__;
  *   - as many lines long as the input when the input has no directive (no '#' at all):
  *     every rewrite keeps its lines.
  */
@@ -47,10 +50,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *in = (const char *)data;
     char *out = NULL, *again = NULL;
     size_t out_len, again_len;
-    char err[512];
-    if (cudafe_rewrite(in, size, "fuzz.cu", &out, &out_len, err, sizeof err) != 0) {
-        /* refused: a message naming a place and the rewriter, no output */
-        if (out != NULL || strstr(err, ": shmemu-cudafe: ") == NULL)
+    char err[8192]; /* a line marker's name, twice in a device-only call's message */
+    if (cudafe_rewrite(in, size, "fuzz.cu", CUDAFE_CHECK_DEVICE_ONLY, &out, &out_len, err,
+                       sizeof err) != 0) {
+        /* refused: a message naming a place and the rewriter (or nvcc's error for a
+         * device-only call, whose second line err may not have room for), no output */
+        if (out != NULL || (strstr(err, ": shmemu-cudafe: ") == NULL &&
+                            strstr(err, ": error: calling a __device__ function(") == NULL))
             abort();
         return 0;
     }
@@ -58,11 +64,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (!contains(in, size, "<<<") && !contains(in, size, "__global__") &&
         !contains(in, size, "__shared__") && !contains(in, size, "__noinline__") &&
+        !contains(in, size, "__device__") && !contains(in, size, "__host__") &&
         (out_len != size || (size > 0 && memcmp(out, in, size) != 0)))
         abort();
     if (count(in, size, '#') == 0 && count(out, out_len, '\n') != count(in, size, '\n'))
         abort();
-    if (cudafe_rewrite(out, out_len, "fuzz.cu", &again, &again_len, err, sizeof err) != 0 ||
+    if (cudafe_rewrite(out, out_len, "fuzz.cu", 0, &again, &again_len, err, sizeof err) != 0 ||
         again_len != out_len || (out_len > 0 && memcmp(again, out, out_len) != 0))
         abort();
     free(out);

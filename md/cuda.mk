@@ -12,6 +12,8 @@
 #                    when found, else against md/cuda/decl (declarations of the NVSHMEM calls
 #                    md makes, not NVSHMEM): where nvcc is, `make` does this, so a change
 #                    that breaks the CUDA build shows without a GPU or NVSHMEM.
+#   make gpu-corpus  on a GPU machine: the .cu corpus (tests/cuda_corpus) built with nvcc and
+#                    run on 2 and 4 PEs (scripts/gpu-corpus.sh; docs/cuda-corpus.md).
 #   make gpu-check   on a GPU machine: the GPU run's checksum at every thermo step against
 #                    the CPU emulator's (bin/shmemu-md), for fused and pulse, direct and
 #                    put-signal, on 1 GPU and on 2 when there are 2 (scripts/gpu-check.sh).
@@ -80,7 +82,9 @@ cuda-compile:
 	      "compiled" >&2
 	@case "$(MAKECMDGOALS)" in *cuda-compile*) exit 1;; esac
 else ifneq ($(NVSHMEM_FOUND),)
+# With NVSHMEM also the .cu corpus, unchanged, and its broken twins (docs/cuda-corpus.md).
 cuda-compile: $(CUDA_MD_OBJ)
+	NVCC=$(NVCC) NVSHMEM_HOME=$(NVSHMEM_HOME) scripts/gpu-corpus.sh compile $(BUILD)/cuda-corpus
 else
 cuda-compile: $(CUDA_MD_OBJ:$(CUDA_DIR)/%=$(CUDA_DECL_DIR)/%)
 	@echo "cuda-compile: md's CUDA sources compiled with nvcc against md/cuda/decl (NVSHMEM" \
@@ -125,10 +129,18 @@ $(CUDA_MD_BIN): $(CUDA_MD_OBJ) $(CUDA_HOST_OBJ) $(CUDA_DIR)/nvshmem-lib/.linked
 
 gpu-check: $(CUDA_MD_BIN) $(GPU_CHECK_CPU)
 	NVSHMEM_LIB=$(NVSHMEM_LIB) scripts/gpu-check.sh $(CUDA_MD_BIN) $(GPU_CHECK_CPU)
+
+# The .cu corpus on the GPU (2 and 4 PEs, under MPS on one GPU): scripts/gpu-corpus.sh gpu.
+# Its output is compared with the CPU run's by `scripts/gpu-corpus.sh compare DIR` here.
+GPU_CORPUS_LOG ?= gpu-corpus-logs
+.PHONY: gpu-corpus
+gpu-corpus:
+	NVCC=$(NVCC) NVSHMEM_HOME=$(NVSHMEM_HOME) scripts/gpu-corpus.sh gpu $(GPU_CORPUS_LOG)
 else
-cuda gpu-check:
-	@echo "NOT RUN: $(CUDA_MISSING); the MD app was not built for GPUs$(if \
-	      $(filter gpu-check,$@), and not compared with the CPU)" >&2
-	@case "$(MAKECMDGOALS)" in *cuda*|*gpu-check*) exit 1;; esac
+cuda gpu-check gpu-corpus:
+	@echo "NOT RUN: $(CUDA_MISSING); $(if $(filter gpu-corpus,$@),the .cu corpus was not run on \
+	      a GPU,the MD app was not built for GPUs$(if $(filter gpu-check,$@), and not compared \
+	      with the CPU))" >&2
+	@case "$(MAKECMDGOALS)" in *cuda*|*gpu-check*|*gpu-corpus*) exit 1;; esac
 endif
 

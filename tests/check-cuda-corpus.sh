@@ -10,7 +10,8 @@
 #        sched    SHMEMU_SCHED=random, seeds 1..SEEDS: some seed gives a FAIL line or a
 #                 deadlock report
 #        pct      the same with SHMEMU_SCHED=pct
-#        hang     SHMEMU_SCHED=random, seeds 1..SEEDS: some seed gives the deadlock report
+#        hang     SHMEMU_SCHED=random, seeds 1..SEEDS: some seed gives the deadlock report,
+#                 and it names the waiting kernel thread's line in the .cu file ("called at")
 #        checknbi SHMEMU_CHECK_NBI=1 under SHMEMU_SCHED=random SHMEMU_SEED=1: the
 #                 overwritten-source report or FAIL; the correct program must run clean
 #                 under the same (a wait delivers its thread's queued puts before it blocks)
@@ -18,6 +19,16 @@
 #                 running, an execution in which the release happened to come first has
 #                 no race to report): "Possible data race" with a frame in the .cu file; the
 #                 correct program must be clean under helgrind (same seed) too
+#        tsan     program and twin built with -fsanitize=thread against BUILD_TSAN (default
+#                 $BUILD-tsan; make BUILD=... SANITIZE=thread CC=clang), run under
+#                 SHMEMU_SCHED=random seeds 1..3: the correct program clean at every seed,
+#                 the twin "ThreadSanitizer: data race" with a frame in the .cu file at one
+#                 seed or more
+#        tsannbi  the same with SHMEMU_CHECK_NBI=1 (puts delivered late and reordered)
+#      A program may have several twins: one row each (the correct runs are done once).
+#      Programs in VOLATILE_SPIN spin on a volatile word: the plain build's scheduler run is
+#      left out (printed as NOT RUN), since only the TSan build makes such a spin yield
+#      (docs/checking.md, "volatile flags and fences"); their tsan rows run the scheduler.
 #   3. programs the layer cannot build or run yet are printed as NOT RUN with the reason
 #      (docs/cuda-corpus.md "Gaps").
 #   NVCC=1 NVSHMEM_HOME=DIR also compiles every program and twin with the real nvcc (-x cu
@@ -25,6 +36,7 @@
 #   installed on the development machine).
 #
 #   make -s BUILD=build-corpus libs build-corpus/lib/libshmemu_cuda.a build-corpus/bin/shmemu-cudafe
+#   make -s BUILD=build-corpus-tsan SANITIZE=thread CC=clang libs build-corpus-tsan/bin/shmemu-cudafe  # tsan rows
 #   BUILD=build-corpus tests/check-cuda-corpus.sh [NAME...]
 # Ends with "N passed, N failed"; exits 1 if any failed.
 set -u
@@ -57,9 +69,17 @@ moe_dispatch   BROKEN_SIGNAL_RESET  hang     4
 credit_pipe    BROKEN_PHASE         sched    2
 atomic_flag    BROKEN_RELAXED       helgrind 2
 block_reduce   BROKEN_EARLY_READ    sched    2
+atomic_fence_flag BROKEN_NO_WRITER_FENCE helgrind,tsan 2
+atomic_fence_flag BROKEN_NO_READER_FENCE helgrind,tsan 2
+volatile_flag  BROKEN_NO_WRITER_FENCE tsan 2
+volatile_flag  BROKEN_NO_READER_FENCE tsan 2
+fence_put_flag BROKEN_NO_READER_FENCE tsan 2
+fence_put_flag BROKEN_NO_FENCE      tsannbi 2
+graph_step     BROKEN_NO_BARRIER    sched    2
 "
+# Programs the layer cannot build or run yet, as NAME|reason lines (none today).
+VOLATILE_SPIN="volatile_flag fence_put_flag"
 NOT_RUN="
-graph_step|no CUDA graphs: cudaGraph_t, cudaGraphExec_t, cudaStreamCaptureModeGlobal (stream capture, cudaGraphInstantiate/Launch/Destroy) are not declared
 "
 
 selected() { [ ${#SELECT[@]} -eq 0 ] && return 0; local n; for n in "${SELECT[@]}"; do [ "$n" = "$1" ] && return 0; done; return 1; }
@@ -74,18 +94,40 @@ SELECT=("$@")
 build() { # NAME OUT [DEFINE]
     bin/shmemu-nvcc -g -O1 -std=c++17 -arch=sm_90 ${3:+-D$3} -o "$2" "$C/$1.cu" > "$tmp/build.txt" 2>&1
 }
+BUILD_TSAN=${BUILD_TSAN:-$BUILD-tsan}
+case "$BUILD_TSAN" in /*) ;; *) BUILD_TSAN=$root/$BUILD_TSAN ;; esac
+build_tsan() { # NAME OUT [DEFINE]
+    SHMEMU_BUILD=$BUILD_TSAN SHMEMU_CXX=clang++ SHMEMU_CC=clang bin/shmemu-nvcc -g -O1 -std=c++17 \
+        -arch=sm_90 -Xcompiler -fsanitize=thread ${3:+-D$3} -o "$2" "$C/$1.cu" > "$tmp/build.txt" 2>&1
+}
+# tsan_run BIN NPES SEED [env...]: log in $tmp/tsan.txt, prints the number of TSan reports
+tsan_run() {
+    local bin=$1 n=$2 s=$3
+    shift 3
+    env "$@" SHMEMU_SCHED=random SHMEMU_SEED=$s SHMEMU_NPES=$n SHMEMU_HANG_TIMEOUT=60 timeout 300 "$bin" \
+        > "$tmp/tsan.txt" 2>&1
+    grep -c 'WARNING: ThreadSanitizer' "$tmp/tsan.txt"
+}
+in_list() { local w; for w in $2; do [ "$w" = "$1" ] && return 0; done; return 1; }
 
-# run_ok NAME BIN NPES [env...]: exit 0 and NPES "ok" lines
+# run_ok NAME BIN NPES [env...]: exit 0 and NPES "ok" lines; where the GPU's output of the same
+# program on NPES PEs is recorded (GPU_RESULTS/NAME.pNPES.out, scripts/gpu-corpus.sh), the
+# sorted standard output must equal it.
+GPU_RESULTS=$C/gpu/results
 run_ok() {
     local name=$1 bin=$2 n=$3
     shift 3
-    env "$@" SHMEMU_NPES="$n" SHMEMU_HANG_TIMEOUT=60 timeout 300 "$bin" > "$tmp/run.txt" 2>&1
-    local rc=$? oks
-    oks=$(grep -c "^$name: PE [0-9]* ok$" "$tmp/run.txt")
-    if [ $rc -eq 0 ] && [ "$oks" -eq "$n" ]; then
-        pass "$name on $n PEs${1:+ ($*)}"
-    else
+    env "$@" SHMEMU_NPES="$n" SHMEMU_HANG_TIMEOUT=60 timeout 300 "$bin" > "$tmp/run.out" 2> "$tmp/run.err"
+    local rc=$? oks gpu=$GPU_RESULTS/$name.p$n.out
+    cat "$tmp/run.out" "$tmp/run.err" > "$tmp/run.txt"
+    oks=$(grep -c "^$name: PE [0-9]* ok$" "$tmp/run.out")
+    if [ $rc -ne 0 ] || [ "$oks" -ne "$n" ]; then
         fail "$name on $n PEs${1:+ ($*)}: exit $rc, $oks of $n ok lines:"; show "$tmp/run.txt"
+    elif [ -f "$gpu" ] && ! diff <(sort "$tmp/run.out") <(sort "$gpu") > "$tmp/gpu.diff"; then
+        fail "$name on $n PEs${1:+ ($*)}: output differs from the GPU's ($gpu; < CPU, > GPU):"
+        show "$tmp/gpu.diff"
+    else
+        pass "$name on $n PEs${1:+ ($*)}${gpu:+$([ -f "$gpu" ] && echo ", output equal to the GPU's")}"
     fi
 }
 
@@ -107,16 +149,24 @@ seeds() {
     return 1
 }
 
+ran_ok="" tsan_ok=""
 while read -r name twin checker tn; do
     [ -n "$name" ] || continue
     selected "$name" || continue
     bin=$tmp/$name
-    if ! build "$name" "$bin"; then
-        fail "$name: does not build:"; show "$tmp/build.txt"; continue
+    if ! in_list "$name" "$ran_ok"; then
+        if ! build "$name" "$bin"; then
+            fail "$name: does not build:"; show "$tmp/build.txt"; continue
+        fi
+        run_ok "$name" "$bin" 2
+        run_ok "$name" "$bin" 4
+        if in_list "$name" "$VOLATILE_SPIN"; then
+            echo "check-cuda-corpus: NOT RUN: $name under SHMEMU_SCHED in the plain build: a volatile spin yields only in the TSan build (its tsan rows run the scheduler)"
+        else
+            run_ok "$name" "$bin" 4 SHMEMU_SCHED=random SHMEMU_SEED=1
+        fi
+        ran_ok="$ran_ok $name"
     fi
-    run_ok "$name" "$bin" 2
-    run_ok "$name" "$bin" 4
-    run_ok "$name" "$bin" 4 SHMEMU_SCHED=random SHMEMU_SEED=1
 
     tbin=$tmp/${name}_$twin
     if ! build "$name" "$tbin" "$twin"; then
@@ -132,10 +182,14 @@ while read -r name twin checker tn; do
             fail "$what: no seed of 1..$SEEDS reported it"
         fi ;;
     hang)
-        if s=$(seeds random "$tbin" "$tn" "shmemu: deadlock"); then
-            pass "$what: seed $s: $(grep -m1 '(kernel .*) waits in' "$tmp/seed.txt" | sed 's/^ *//; s/: word .*//')"
-        else
+        if ! s=$(seeds random "$tbin" "$tn" "shmemu: deadlock"); then
             fail "$what: no seed of 1..$SEEDS gave a deadlock report"
+        elif ! site=$(grep -A1 '(kernel .*) waits in' "$tmp/seed.txt" |
+                      grep -m1 -o "called at .*$name\.cu:[0-9]*"); then
+            fail "$what: seed $s: the waiting kernel thread's line in $name.cu is not named:"
+            show "$tmp/seed.txt"
+        else
+            pass "$what: seed $s: $(grep -m1 '(kernel .*) waits in' "$tmp/seed.txt" | sed 's/^ *//; s/: word .*//'), ${site##*/}"
         fi ;;
     checknbi)
         run_ok "$name" "$bin" "$tn" SHMEMU_CHECK_NBI=1 SHMEMU_SCHED=random SHMEMU_SEED=1
@@ -158,6 +212,40 @@ while read -r name twin checker tn; do
             pass "$what: $races report(s), at $(grep -m1 -o "$name\.cu:[0-9]*" "$tmp/hg.txt")"
         else
             fail "$what: helgrind did not report it at a line of $name.cu:"; show "$tmp/hg.txt"
+        fi ;;
+    tsan|tsannbi)
+        tenv=()
+        [ "$ck" = tsannbi ] && tenv=(SHMEMU_CHECK_NBI=1)
+        if ! command -v clang++ > /dev/null || [ ! -f "$BUILD_TSAN/lib/libshmemu_cuda.a" ]; then
+            fail "$what: needs clang++ and $BUILD_TSAN/lib/libshmemu_cuda.a; run: make BUILD=${BUILD_TSAN#$root/} SANITIZE=thread CC=clang libs ${BUILD_TSAN#$root/}/bin/shmemu-cudafe"
+            continue
+        fi
+        if ! in_list "$name:$ck" "$tsan_ok"; then
+            if ! build_tsan "$name" "$tmp/${name}_tsan"; then
+                fail "$name: does not build with -fsanitize=thread:"; show "$tmp/build.txt"; continue
+            fi
+            for s in 1 2 3; do
+                reports=$(tsan_run "$tmp/${name}_tsan" "$tn" "$s" "${tenv[@]}")
+                oks=$(grep -c "^$name: PE [0-9]* ok$" "$tmp/tsan.txt")
+                if [ "$reports" -eq 0 ] && [ "$oks" -eq "$tn" ]; then pass "$name clean under $ck (seed $s)"; else
+                    fail "$name under $ck (seed $s): $reports report(s), $oks of $tn ok lines:"; show "$tmp/tsan.txt"; fi
+            done
+            tsan_ok="$tsan_ok $name:$ck"
+        fi
+        if ! build_tsan "$name" "$tmp/${name}_${twin}_tsan" "$twin"; then
+            fail "$name -D$twin: does not build with -fsanitize=thread:"; show "$tmp/build.txt"; continue
+        fi
+        found=""
+        for s in 1 2 3; do
+            reports=$(tsan_run "$tmp/${name}_${twin}_tsan" "$tn" "$s" "${tenv[@]}")
+            if [ "$reports" -gt 0 ] && grep -q "/$name\.cu:[0-9]*" "$tmp/tsan.txt"; then
+                found=$s; break
+            fi
+        done
+        if [ -n "$found" ]; then
+            pass "$what: seed $found: $reports report(s), at $(grep -m1 -o "$name\.cu:[0-9]*" "$tmp/tsan.txt")"
+        else
+            fail "$what: TSan did not report it at a line of $name.cu (seeds 1-3):"; show "$tmp/tsan.txt"
         fi ;;
     *) fail "$name: unknown checker $ck" ;;
     esac

@@ -15,6 +15,9 @@
 #    and no output file.
 # 3. rewriter, macro.cu through the real g++ -E: launches, kernels and shared arrays that
 #    macros write are rewritten with the invocation's line; the result compiles.
+#    device_macro.cu: a device-only NVSHMEM call a macro writes, refused in host code at the
+#    macro's use (nvcc's message); and the rewriter's list of device-only names against the
+#    runtime's strict-mode checks.
 # 4. the program's usage: wrong argument counts, OUT == IN refused.
 # 5. bin/shmemu-nvcc: a program of .cu, .cpp and .c built in one command and with -c then a
 #    link, run on 2 PEs; every GPU-only option accepted; unknown options refused (exit 2);
@@ -124,6 +127,69 @@ if "$CXX" -E -x c++ -std=c++17 -D__SHMEMU_NVCC__ -include "$STUB" "$T/macro.cu" 
     fi
 else
     fail "macro.cu: preprocessing or rewriting failed:"; show "$tmp/m.err"
+fi
+
+# ---- 3b. a device-only NVSHMEM call that a macro of the user's writes, through the real
+# preprocessor with __device__ left to the rewriter (as shmemu-nvcc does): refused in host
+# code at the macro's use line; without that call, no error and no __device__ left
+dm=(-E -x c++ -std=c++17 -D__SHMEMU_NVCC__ -D__SHMEMU_CUDAFE__ -include "$STUB" "$T/device_macro.cu")
+if "$CXX" "${dm[@]}" -o "$tmp/dm.ii"; then
+    "$CUDAFE" "$tmp/dm.ii" "$tmp/dm.rw.ii" 2> "$tmp/dm.err"
+    rc=$?
+    if [ $rc -eq 1 ] && grep -qF 'tests/cudafe/device_macro.cu:11:5: error: calling a __device__ function("nvshmem_int_wait_until") from a __host__ function("main") is not allowed' "$tmp/dm.err"; then
+        pass
+    else
+        fail "device_macro.cu: want exit 1 and an error at 11:5, got exit $rc:"; show "$tmp/dm.err"
+    fi
+else
+    fail "device_macro.cu: preprocessing failed"
+fi
+if "$CXX" "${dm[@]}" -DNO_HOST_CALL -o "$tmp/dm2.ii" && "$CUDAFE" "$tmp/dm2.ii" "$tmp/dm2.rw.ii" 2> "$tmp/dm2.err" &&
+   ! grep -q '__device__\|__host__' "$tmp/dm2.rw.ii" &&
+   "$CXX" -std=c++17 -fsyntax-only -x c++-cpp-output -Wall -Wextra -Werror "$tmp/dm2.rw.ii" 2> "$tmp/dm2.cxx"; then
+    pass
+else
+    fail "device_macro.cu -DNO_HOST_CALL: want no error, no __device__ left, and C++ that compiles:"
+    show "$tmp/dm2.err"; [ -f "$tmp/dm2.cxx" ] && show "$tmp/dm2.cxx"
+fi
+
+# ---- 3c. the rewriter's list of device-only names (pgas/src/device_only_names.h) is the
+# runtime's: of every nvshmem_ name nvshmem.h declares, it accepts exactly those whose
+# definition in pgas/src goes through a strict-mode check (put_signal_bytes, the wait and
+# test sets, pgas_check_device_only)
+if "${CC:-cc}" -std=c17 -Ipgas/src -x c - -o "$tmp/don" <<'EOF' 2> "$tmp/don.err"
+#include <stdio.h>
+#include <string.h>
+#include "device_only_names.h"
+int main(void)
+{
+    char b[256];
+    while (fgets(b, sizeof b, stdin)) {
+        size_t n = strcspn(b, "\n");
+        if (shmemu_device_only_name(b, n))
+            printf("%.*s\n", (int)n, b);
+    }
+    return 0;
+}
+EOF
+then
+    cpp_c() { "${CC:-cc}" -E -P -D_GNU_SOURCE -Ipgas/include -Ipgas/src -Iemu/include "$@"; }
+    cpp_c pgas/include/nvshmem.h | grep -o 'nvshmem_[A-Za-z0-9_]*[[:space:]]*(' | tr -d '( \t' |
+        sort -u > "$tmp/don_declared.txt"
+    "$tmp/don" < "$tmp/don_declared.txt" > "$tmp/don_list.txt"
+    for f in rma p2p_sync signal_api; do cpp_c "pgas/src/$f.c"; done | tr '\n' ' ' |
+        sed 's/\(static \|[a-z0-9_]* nvshmem_[a-z0-9_]*(\)/\n&/g' | grep -E '^[a-z0-9_]+ nvshmem_' |
+        grep -E 'put_signal_bytes\(|set_(wait|test)_(all|any|some)\(|pgas_check_device_only\(' |
+        sed -E 's/^[a-z0-9_]+ (nvshmem_[a-z0-9_]*)\(.*/\1/' | sort -u > "$tmp/don_runtime.txt"
+    n=$(wc -l < "$tmp/don_list.txt")
+    if [ "$n" -ge 200 ] && diff "$tmp/don_list.txt" "$tmp/don_runtime.txt" > "$tmp/don.diff"; then
+        pass
+    else
+        fail "device_only_names.h and the runtime's strict-mode checks disagree ($n names; < only the list's, > only the runtime's):"
+        show "$tmp/don.diff"
+    fi
+else
+    fail "the device-only names helper did not build:"; show "$tmp/don.err"
 fi
 
 # ---- 4. the program's usage
@@ -240,7 +306,10 @@ if grep -q '\.ii:' "$tmp/out.txt"; then fail "a type error: a temporary .ii file
 expect "a bad launch names the .cu line" 1 "launch_error.cu:9:" "$NVCC" -c "$D/launch_error.cu" -o "$tmp/le.o"
 expect "a rewriter error names the .cu line" 1 "rewrite_error.cu:8: shmemu-cudafe: a launch configuration has 2 to 4 parts" \
     "$NVCC" -c "$D/rewrite_error.cu" -o "$tmp/re.o"
-[ ! -e "$tmp/te.o" ] && [ ! -e "$tmp/re.o" ] && pass || fail "a failed compile left an object file"
+expect "a device-only call in host code, as nvcc" 1 \
+    'device_only.cu:9:17: error: calling a __device__ function("nvshmem_signal_wait_until") from a __host__ function("main") is not allowed' \
+    "$NVCC" -c "$D/device_only.cu" -o "$tmp/do.o"
+[ ! -e "$tmp/te.o" ] && [ ! -e "$tmp/re.o" ] && [ ! -e "$tmp/do.o" ] && pass || fail "a failed compile left an object file"
 
 mkdir -p "$tmp/nolayer/lib"
 for f in libshmemu.a libshmemu_main.a; do ln -s "$root/$BUILD/lib/$f" "$tmp/nolayer/lib/$f"; done

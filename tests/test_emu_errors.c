@@ -5,14 +5,18 @@
  * __syncthreads between a shared-memory write and another thread's read, mbarrier misuse
  * (uninitialized, too many arrivals, a phase that can never complete), a bulk copy read
  * before its mbarrier phase, a warp call whose mask leaves out the caller, grid_sync
- * without a cooperative launch, and a kernel that deadlocks with a residency limit.
+ * without a cooperative launch, a kernel that deadlocks with a residency limit, and a block
+ * whose fiber stacks cannot be mapped at the process's limit on mappings.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -236,6 +240,63 @@ static void test_residency_deadlock(void **state)
     expect_child_failure(resid_scenario, &sms, 1, "not resident: blocks (4,0,0) to (7,0,0)");
 }
 
+/* ---- the process's limit on mappings ------------------------------------------------------ */
+
+typedef int *int_ptr; /* KERNEL takes its argument type as one token */
+KERNEL(wide_block, int_ptr, out) { out[threadIdx.x] = (int)threadIdx.x; }
+
+/* Fills the process's mappings to within 1000 of vm.max_map_count (alternate pages of one
+ * reservation made inaccessible: one mapping each), then launches a 1024-thread block,
+ * whose 1024 stacks and guard pages need about 2050 more. */
+static void map_limit_scenario(void *arg)
+{
+    long most = *(const long *)arg;
+    nvshmem_init();
+    int *out = NULL;
+    cudaMalloc((void **)&out, 1024 * sizeof(int));
+    long have = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+    for (int c; f != NULL && (c = fgetc(f)) != EOF;)
+        have += c == '\n';
+    if (f != NULL)
+        fclose(f);
+    const long pages = most - have - 1000; /* alternating protections: a mapping a page */
+    const long page = sysconf(_SC_PAGESIZE);
+    char *r = mmap(NULL, (size_t)(pages * page), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    for (long i = 1; r != MAP_FAILED && i < pages; i += 2)
+        if (mprotect(r + i * page, (size_t)page, PROT_NONE) != 0)
+            break;
+    LAUNCH(wide_block, DIM3(1, 1, 1), DIM3(1024, 1, 1), 0, NULL, out);
+    cudaDeviceSynchronize();
+    nvshmem_finalize();
+}
+
+/* A block whose stacks cannot be mapped for want of mappings (not memory) ends the run with
+ * the limit named, not with "out of memory" advice or a stack left without its guard. */
+static void test_mapping_limit_named(void **state)
+{
+    (void)state;
+    long most = -1;
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (f != NULL) {
+        if (fscanf(f, "%ld", &most) != 1)
+            most = -1;
+        fclose(f);
+    }
+    if (pe_check_under_valgrind()) { /* valgrind manages the address space, with its own limits */
+        print_message("under valgrind: the mapping limit is valgrind's, not checked here (the "
+                      "native and sanitizer runs check it)\n");
+        skip();
+    }
+    if (most <= 0 || most > 1000000) {
+        print_message("vm.max_map_count is %ld: too large to fill in a test; not checked\n", most);
+        skip();
+    }
+    expect_child_failure(map_limit_scenario, &most, 1, "vm.max_map_count");
+    expect_child_failure(map_limit_scenario, &most, 1, "cannot map a fiber stack's guard page");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_bulk_copy_read_too_early),
         cmocka_unit_test(test_warp_mask_and_grid_sync),
         cmocka_unit_test(test_residency_deadlock),
+        cmocka_unit_test(test_mapping_limit_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

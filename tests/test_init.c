@@ -1,6 +1,8 @@
 /*
  * test_init.c: setup and queries: nvshmem_init, my_pe, n_pes, nvshmemx_init_status,
- * nvshmemx_init_attr with a unique id, nvshmem_finalize, nvshmem_info_*.
+ * nvshmemx_init_attr with a unique id (and its refusals: MPI and SHMEM bootstraps, with a
+ * message naming what to call instead), nvshmem_init_thread and nvshmem_query_thread (and
+ * the former nvshmemx_ names), nvshmem_finalize, nvshmem_info_*.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -175,6 +177,7 @@ static void test_init_attr_refusals(void **state)
             char who[64];
             snprintf(who, sizeof who, "PE %d: nvshmemx_init_attr: flags 0x2", p);
             assert_contains(err, who);
+            assert_contains(err, "call nvshmem_init() (or nvshmemx_init_attr with 0");
             snprintf(who, sizeof who, "PE %d: nvshmemx_init_attr: rank", p);
             assert_contains(err, who);
         }
@@ -265,6 +268,52 @@ static void test_info(void **state)
     run_pes_each(info_body, NULL);
 }
 
+
+/* ---- nvshmem_init_thread ------------------------------------------------------------- */
+
+static int init_thread_body(void *arg)
+{
+    (void)arg;
+    /* An unknown level is refused before init, and the PE stays uninitialized. */
+    int provided = -7;
+    PE_CHECK(nvshmem_init_thread(NVSHMEM_THREAD_MULTIPLE + 1, &provided) != 0);
+    PE_CHECK(nvshmem_init_thread(-1, &provided) != 0);
+    PE_CHECK_EQ_I64(provided, -7);
+    PE_CHECK_EQ_I64(nvshmemx_init_status(), NVSHMEM_STATUS_NOT_INITIALIZED);
+    /* Each level is provided as MULTIPLE; PEs alternate the levels they ask for, and odd
+     * PEs use the former name with a NULL provided (a PE initializes once). */
+    int me = shmemu_my_pe(), level = me % 4;
+    if (me % 2 == 0) {
+        PE_CHECK_EQ_I64(nvshmem_init_thread(level, &provided), 0);
+        PE_CHECK_EQ_I64(provided, NVSHMEM_THREAD_MULTIPLE);
+    } else {
+        PE_CHECK_EQ_I64(nvshmemx_init_thread(level, NULL), 0);
+    }
+    PE_CHECK_EQ_I64(nvshmemx_init_status(), NVSHMEM_STATUS_IS_INITIALIZED);
+    provided = -7;
+    nvshmem_query_thread(&provided);
+    PE_CHECK_EQ_I64(provided, NVSHMEM_THREAD_MULTIPLE);
+    provided = -7;
+    nvshmemx_query_thread(&provided);
+    PE_CHECK_EQ_I64(provided, NVSHMEM_THREAD_MULTIPLE);
+    nvshmem_query_thread(NULL);
+    nvshmem_barrier_all();
+    nvshmem_finalize();
+    return 0;
+}
+
+static void test_init_thread(void **state)
+{
+    (void)state;
+    static char err[16384];
+    for (int i = 0; i < PE_COUNTS_N; i++) {
+        run_pes_capture(pe_counts[i], init_thread_body, NULL, err, sizeof err);
+        assert_contains(err, "nvshmem_init_thread: unknown thread level 4; use "
+                             "NVSHMEM_THREAD_SINGLE (0)");
+        assert_contains(err, "nvshmem_init_thread: unknown thread level -1");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_launch_returns_first_failure),
         cmocka_unit_test(test_init_attr_uniqueid),
         cmocka_unit_test(test_init_attr_refusals),
+        cmocka_unit_test(test_init_thread),
         cmocka_unit_test(test_second_init_is_reported),
         cmocka_unit_test(test_info),
     };

@@ -312,9 +312,10 @@ static void expect_source_line(const char *out, const char *waiter, int line)
         fail_msg("no \"%s\" in the report:\n%s", waiter, out);
     const char *next = strchr(w, '\n');
     char want[64];
-    snprintf(want, sizeof want, "test_sched.c:%d ", line);
-    if (next == NULL || strncmp(next + 1, "      called at ", 16) != 0 ||
-        strstr(next + 1, want) == NULL || strstr(next + 1, want) > strchr(next + 1, '\n')) {
+    snprintf(want, sizeof want, "test_sched.c:%d", line);
+    const char *at = next != NULL ? strstr(next + 1, want) : NULL;
+    if (next == NULL || strncmp(next + 1, "      called at ", 16) != 0 || at == NULL ||
+        at > strchr(next + 1, '\n') || (at[strlen(want)] != ' ' && at[strlen(want)] != '\n')) {
         print_error("%s", out);
         fail_msg("the report does not name %s (the call site) after \"%s\"", want, waiter);
     }
@@ -427,6 +428,80 @@ static void test_kernel_deadlock_names_block_and_thread(void **state)
                             "nvshmem_signal_wait_until", stuck_wait_line);
     assert_contains(out, "PE 0 (host) waits in cudaDeviceSynchronize");
     assert_contains(out, "PE 1 (host) waits in nvshmem_barrier_all");
+}
+
+/* Thread 1 waits for a signal that never comes while the block's other threads make NVSHMEM
+ * calls of their own, run on the same pthread between the wait's polls: the report must
+ * name thread 1's call and its line, not the others' last call. */
+KERNEL(busy_stuck_kernel, stuck_args, a)
+{
+    if (threadIdx.x == 1)
+        nvshmem_signal_wait_until(a.sig, NVSHMEM_CMP_EQ, 5);
+    else
+        nvshmem_uint64_p(a.sig + 1 + threadIdx.x, 1, nvshmem_my_pe());
+    __syncthreads();
+}
+static const int busy_wait_line = __LINE__ - 5;
+
+/* Waits the program makes through the emulator's code: a block call whose first thread makes
+ * the barrier (PE 0 only, so it never completes), a grid sync that block 1 never reaches.
+ * Each must be named at this file's line, not at the emulator's. */
+KERNEL(block_barrier_kernel, stuck_args, a)
+{
+    nvshmemx_barrier_all_block();
+    a.sig[1] = 1; /* not a tail call, whose return address would be the emulator's */
+}
+static const int block_barrier_line = __LINE__ - 3;
+
+KERNEL(grid_stuck_kernel, stuck_args, a)
+{
+    (void)a;
+    if (blockIdx.x == 1)
+        return;
+    grid_sync();
+}
+static const int grid_sync_line = __LINE__ - 2;
+
+static int kernel_site_body(const char *which)
+{
+    nvshmem_init();
+    uint64_t *sig = nvshmem_calloc(8, sizeof(uint64_t));
+    stuck_args a = {sig};
+    if (strcmp(which, "busy") == 0 && nvshmem_my_pe() == 0)
+        LAUNCH(busy_stuck_kernel, DIM3(1, 1, 1), DIM3(4, 1, 1), 0, NULL, a);
+    if (strcmp(which, "block") == 0 && nvshmem_my_pe() == 0)
+        LAUNCH(block_barrier_kernel, DIM3(1, 1, 1), DIM3(4, 1, 1), 0, NULL, a);
+    if (strcmp(which, "grid") == 0 && nvshmem_my_pe() == 0)
+        LAUNCH_COOP(grid_stuck_kernel, DIM3(2, 1, 1), DIM3(4, 1, 1), 0, NULL, a);
+    cudaDeviceSynchronize();
+    if (nvshmem_my_pe() == 1) /* PE 0's block barrier must find no partner */
+        nvshmem_signal_wait_until(sig, NVSHMEM_CMP_EQ, 1);
+    nvshmem_barrier_all();
+    nvshmem_finalize();
+    return 0;
+}
+
+static int busy_site_body(void *arg) { (void)arg; return kernel_site_body("busy"); }
+static int block_site_body(void *arg) { (void)arg; return kernel_site_body("block"); }
+static int grid_site_body(void *arg) { (void)arg; return kernel_site_body("grid"); }
+
+static void test_kernel_wait_names_its_line_among_busy_threads(void **state)
+{
+    (void)state;
+    const char *out = expect_deadlock(busy_site_body);
+    expect_source_line(out, "PE 0 (kernel busy_stuck_kernel block 0, thread (1,0,0)) waits in "
+                            "nvshmem_signal_wait_until", busy_wait_line);
+}
+
+static void test_block_call_and_grid_sync_name_the_program_line(void **state)
+{
+    (void)state;
+    const char *out = expect_deadlock(block_site_body);
+    expect_source_line(out, "PE 0 (kernel block_barrier_kernel block 0, thread (0,0,0)) waits "
+                            "in nvshmem_barrier_all", block_barrier_line);
+    out = expect_deadlock(grid_site_body);
+    expect_source_line(out, "PE 0 (kernel grid_stuck_kernel block 0, thread (0,0,0)) waits in "
+                            "grid_sync", grid_sync_line);
 }
 
 /* ---- polling loops ---------------------------------------------------------------------- */
@@ -1016,6 +1091,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_free_running_hang_gives_the_same_report),
         cmocka_unit_test(test_unsent_signal_is_reported),
         cmocka_unit_test(test_kernel_deadlock_names_block_and_thread),
+        cmocka_unit_test(test_kernel_wait_names_its_line_among_busy_threads),
+        cmocka_unit_test(test_block_call_and_grid_sync_name_the_program_line),
         cmocka_unit_test(test_polling_loop_progresses),
         cmocka_unit_test(test_endless_poll_is_a_livelock),
         cmocka_unit_test(test_block_exit_with_pending_puts),

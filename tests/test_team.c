@@ -1,7 +1,10 @@
 /*
  * test_team.c: teams: nvshmem_team_split_strided into the even and the odd PEs, team
  * queries and translation, team barrier/sync, collectives on a sub-team, nested splits,
- * destroy, and the recycling of team slots.
+ * destroy, and the recycling of team slots; the per-PE predefined teams
+ * (NVSHMEMX_TEAM_SAME_MYPE_NODE, NVSHMEMI_TEAM_SAME_GPU: this PE alone) and
+ * NVSHMEMI_TEAM_GPU_LEADERS (every PE); nvshmem_team_split_2d (and shmem_team_split_2d)
+ * into rows and columns, with its refusals.
  *
  * Semantics chosen where the header is silent (NVSHMEM/OpenSHMEM 1.5): queries on
  * NVSHMEM_TEAM_INVALID return -1; translate_pe returns -1 for a PE outside the destination
@@ -18,6 +21,7 @@
 
 #include "nvshmem.h"
 #include "nvshmemx.h"
+#include "shmem.h"
 #include "shmemu/pgas.h"
 #include "support/pe_check.h"
 
@@ -268,6 +272,166 @@ static void test_bad_split_is_refused(void **state)
     }
 }
 
+
+/* ---- predefined teams whose members differ per PE ------------------------------------ */
+
+static int predefined_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+    /* One PE per node position and per emulated GPU: the PE alone. */
+    const nvshmem_team_t alone[] = {NVSHMEMX_TEAM_SAME_MYPE_NODE, NVSHMEMI_TEAM_SAME_GPU};
+    for (int i = 0; i < 2; i++) {
+        nvshmem_team_t team = alone[i];
+        PE_CHECK_EQ_I64(nvshmem_team_my_pe(team), 0);
+        PE_CHECK_EQ_I64(nvshmem_team_n_pes(team), 1);
+        PE_CHECK_EQ_I64(nvshmem_team_translate_pe(team, 0, NVSHMEM_TEAM_WORLD), me);
+        PE_CHECK_EQ_I64(nvshmem_team_translate_pe(NVSHMEM_TEAM_WORLD, me, team), 0);
+        PE_CHECK_EQ_I64(nvshmem_team_translate_pe(NVSHMEM_TEAM_WORLD, (me + 1) % n, team),
+                        n == 1 ? 0 : -1);
+        /* collectives over it complete alone and see only this PE */
+        PE_CHECK_EQ_I64(nvshmem_barrier(team), 0);
+        int *src = nvshmem_malloc(sizeof(int)), *dst = nvshmem_malloc(sizeof(int));
+        *src = 10 + me;
+        *dst = -1;
+        PE_CHECK_EQ_I64(nvshmem_int_sum_reduce(team, dst, src, 1), 0);
+        PE_CHECK_EQ_I64(*dst, 10 + me);
+        nvshmem_free(dst);
+        nvshmem_free(src);
+        /* a split of it is the PE alone again */
+        nvshmem_team_t sub = NVSHMEM_TEAM_INVALID;
+        PE_CHECK_EQ_I64(nvshmem_team_split_strided(team, 0, 1, 1, NULL, 0, &sub), 0);
+        PE_CHECK_EQ_I64(nvshmem_team_translate_pe(sub, 0, NVSHMEM_TEAM_WORLD), me);
+        nvshmem_team_destroy(sub);
+    }
+    PE_CHECK_EQ_I64(nvshmem_team_my_pe(NVSHMEMI_TEAM_GPU_LEADERS), me);
+    PE_CHECK_EQ_I64(nvshmem_team_n_pes(NVSHMEMI_TEAM_GPU_LEADERS), n);
+    nvshmem_barrier_all();
+    nvshmem_finalize();
+    return 0;
+}
+
+static void test_per_pe_predefined_teams(void **state)
+{
+    (void)state;
+    run_pes_each(predefined_body, NULL);
+}
+
+/* ---- nvshmem_team_split_2d ------------------------------------------------------------- */
+
+static int split_2d_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    int me = nvshmem_my_pe(), n = nvshmem_n_pes();
+    const int xranges[] = {1, 2, 3, n, n + 2};
+    for (int k = 0; k < 5; k++) {
+        int xr = xranges[k], cols = xr < n ? xr : n;
+        nvshmem_team_t x = 12345, y = 12345;
+        PE_CHECK_EQ_I64(nvshmem_team_split_2d(NVSHMEM_TEAM_WORLD, xr, NULL, 0, &x, NULL, 0, &y),
+                        0);
+        int row = me / cols, col = me % cols;
+        int row_size = n - row * cols < cols ? n - row * cols : cols;
+        int col_size = (n - col + cols - 1) / cols;
+        PE_CHECK_MSG(nvshmem_team_n_pes(x) == row_size, "xrange %d: x team of %d PEs, want %d",
+                     xr, nvshmem_team_n_pes(x), row_size);
+        PE_CHECK_MSG(nvshmem_team_my_pe(x) == col, "xrange %d: rank %d in x, want %d", xr,
+                     nvshmem_team_my_pe(x), col);
+        PE_CHECK_MSG(nvshmem_team_n_pes(y) == col_size, "xrange %d: y team of %d PEs, want %d",
+                     xr, nvshmem_team_n_pes(y), col_size);
+        PE_CHECK_MSG(nvshmem_team_my_pe(y) == row, "xrange %d: rank %d in y, want %d", xr,
+                     nvshmem_team_my_pe(y), row);
+        for (int j = 0; j < row_size; j++)
+            PE_CHECK_EQ_I64(nvshmem_team_translate_pe(x, j, NVSHMEM_TEAM_WORLD), row * cols + j);
+        for (int j = 0; j < col_size; j++)
+            PE_CHECK_EQ_I64(nvshmem_team_translate_pe(y, j, NVSHMEM_TEAM_WORLD), col + j * cols);
+        /* the teams work: a sum over each counts its members */
+        int *one = nvshmem_malloc(sizeof(int)), *sum = nvshmem_malloc(sizeof(int));
+        *one = 1;
+        PE_CHECK_EQ_I64(nvshmem_int_sum_reduce(x, sum, one, 1), 0);
+        PE_CHECK_EQ_I64(*sum, row_size);
+        PE_CHECK_EQ_I64(nvshmem_int_sum_reduce(y, sum, one, 1), 0);
+        PE_CHECK_EQ_I64(*sum, col_size);
+        nvshmem_free(sum);
+        nvshmem_free(one);
+        nvshmem_team_destroy(x);
+        nvshmem_team_destroy(y);
+    }
+    /* OpenSHMEM's name: the same split */
+    shmem_team_t sx, sy;
+    PE_CHECK_EQ_I64(shmem_team_split_2d(SHMEM_TEAM_WORLD, 2, NULL, 0, &sx, NULL, 0, &sy), 0);
+    PE_CHECK_EQ_I64(shmem_team_n_pes(sx), n - (me / 2) * 2 < 2 ? 1 : 2);
+    PE_CHECK_EQ_I64(shmem_team_my_pe(sy), me / 2);
+    shmem_team_destroy(sx);
+    shmem_team_destroy(sy);
+    /* A PE outside the parent takes no part and gets INVALID twice. */
+    nvshmem_team_t x = 7, y = 7;
+    PE_CHECK_EQ_I64(nvshmem_team_split_2d(NVSHMEM_TEAM_INVALID, 2, NULL, 0, &x, NULL, 0, &y), 0);
+    PE_CHECK_EQ_I64(x, NVSHMEM_TEAM_INVALID);
+    PE_CHECK_EQ_I64(y, NVSHMEM_TEAM_INVALID);
+    /* xrange < 1 is refused by every PE, with both teams INVALID. */
+    x = y = 7;
+    PE_CHECK(nvshmem_team_split_2d(NVSHMEM_TEAM_WORLD, 0, NULL, 0, &x, NULL, 0, &y) != 0);
+    PE_CHECK_EQ_I64(x, NVSHMEM_TEAM_INVALID);
+    PE_CHECK_EQ_I64(y, NVSHMEM_TEAM_INVALID);
+    nvshmem_barrier_all();
+    nvshmem_finalize();
+    return 0;
+}
+
+static void test_split_2d(void **state)
+{
+    (void)state;
+    static char err[16384];
+    for (int i = 0; i < PE_COUNTS_N; i++) {
+        run_pes_capture(pe_counts[i], split_2d_body, NULL, err, sizeof err);
+        char who[96];
+        snprintf(who, sizeof who, "PE %d: nvshmem_team_split_2d: xrange 0 is not positive",
+                 pe_counts[i] - 1);
+        assert_contains(err, who);
+    }
+}
+
+/* Out of team slots in the middle of a 2-D split: every PE gets non-zero and INVALID, and
+ * the teams the split had made are destroyed (the slots are free again afterwards). */
+static int split_2d_full_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    int n = nvshmem_n_pes();
+    /* xrange 1: n rows and one column, n + 1 teams; leave n free slots (64 - 6 predefined) */
+    enum { SLOTS = 64 - 6 };
+    nvshmem_team_t hold[SLOTS];
+    int held = 0;
+    for (; held < SLOTS - n; held++)
+        PE_CHECK_EQ_I64(nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, n, NULL, 0,
+                                                   &hold[held]),
+                        0);
+    nvshmem_team_t x = 7, y = 7;
+    PE_CHECK(nvshmem_team_split_2d(NVSHMEM_TEAM_WORLD, 1, NULL, 0, &x, NULL, 0, &y) != 0);
+    PE_CHECK_EQ_I64(x, NVSHMEM_TEAM_INVALID);
+    PE_CHECK_EQ_I64(y, NVSHMEM_TEAM_INVALID);
+    /* the n row teams it had made are free again: n more splits succeed */
+    for (int i = 0; i < n; i++) {
+        nvshmem_team_t t = NVSHMEM_TEAM_INVALID;
+        PE_CHECK_EQ_I64(nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 1, n, NULL, 0, &t), 0);
+        hold[held++] = t;
+    }
+    for (int i = 0; i < held; i++)
+        nvshmem_team_destroy(hold[i]);
+    nvshmem_finalize();
+    return 0;
+}
+
+static void test_split_2d_out_of_slots(void **state)
+{
+    (void)state;
+    static char err[16384];
+    run_pes_capture(3, split_2d_full_body, NULL, err, sizeof err);
+    assert_contains(err, "nvshmem_team_split_2d: all 64 team slots are in use");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +439,9 @@ int main(void)
         cmocka_unit_test(test_subteam_barrier_and_collectives),
         cmocka_unit_test(test_destroy_recycles_slots),
         cmocka_unit_test(test_bad_split_is_refused),
+        cmocka_unit_test(test_per_pe_predefined_teams),
+        cmocka_unit_test(test_split_2d),
+        cmocka_unit_test(test_split_2d_out_of_slots),
     };
     return cmocka_run_group_tests_name("team", tests, NULL, NULL);
 }

@@ -57,6 +57,22 @@ const error_text errors[] = {
     E_(cudaErrorNotPermitted, "operation not permitted"),
     E_(cudaErrorNotSupported, "operation not supported"),
     E_(cudaErrorStreamCaptureUnsupported, "operation not permitted when stream is capturing"),
+    E_(cudaErrorStreamCaptureInvalidated,
+       "operation failed due to a previous error during capture"),
+    E_(cudaErrorStreamCaptureMerge,
+       "operation would result in a merge of separate capture sequences"),
+    E_(cudaErrorStreamCaptureUnmatched, "capture was not ended in the same stream as it began"),
+    E_(cudaErrorStreamCaptureUnjoined, "capturing stream has unjoined work"),
+    E_(cudaErrorStreamCaptureIsolation, "dependency created on uncaptured work in another stream"),
+    E_(cudaErrorStreamCaptureImplicit,
+       "operation would make the legacy stream depend on a capturing blocking stream"),
+    E_(cudaErrorCapturedEvent,
+       "operation not permitted on an event last recorded in a capturing stream"),
+    E_(cudaErrorStreamCaptureWrongThread,
+       "attempt to terminate a thread-local capture sequence from another thread"),
+    E_(cudaErrorGraphExecUpdateFailure,
+       "the graph update was not performed because it included changes which violated "
+       "constraints specific to instantiated graph update"),
     E_(cudaErrorUnknown, "unknown error"),
 };
 #undef E_

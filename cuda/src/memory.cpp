@@ -8,7 +8,9 @@
  * as a kernel of one thread named after the call: the emulator's launch gives exactly CUDA's
  * ordering (the host's earlier writes, then the stream's earlier work, happen before it; it
  * happens before the stream's later work and a synchronize), which the race checkers see,
- * and a race report on the copied memory names the call. cudaMemcpy and cudaMemset (macros
+ * and a race report on the copied memory names the call. On a capturing stream they are
+ * recorded like any kernel and run at each replay of the graph (emu/src/graph.c), except
+ * cudaFreeAsync, refused there (a replay would free again). cudaMemcpy and cudaMemset (macros
  * in shmemu_cuda/runtime_api.h) first wait for the PE's streams: on a GPU a synchronous copy
  * follows the work launched before it. That is every stream of the PE here, where CUDA's
  * legacy default stream would not wait for streams created cudaStreamNonBlocking.
@@ -136,6 +138,11 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
 {
     if (devPtr == nullptr)
         return cudaSuccess;
+    cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone)
+        return fail(cudaErrorStreamCaptureUnsupported, "cudaFreeAsync",
+                    "freeing in a stream capture (a graph's memory node) is not emulated: a "
+                    "replay would free the memory again each time; free after the capture");
     return on_stream(free_kernel, stream, &devPtr, sizeof devPtr);
 }
 
@@ -176,7 +183,10 @@ cudaError_t shmemu_cuda_memcpy(void *dst, const void *src, size_t count, cudaMem
     if (!valid_kind(kind))
         return fail(cudaErrorInvalidMemcpyDirection, "cudaMemcpy", "kind %d",
                     static_cast<int>(kind));
-    cudaError_t e = cudaDeviceSynchronize();
+    cudaError_t e = emu_capture_sync_allowed("cudaMemcpy", true); /* before the wait's own */
+    if (e != cudaSuccess)
+        return e;
+    e = cudaDeviceSynchronize();
     if (e != cudaSuccess)
         return e;
     return (cudaMemcpy)(dst, src, count, kind);
@@ -184,7 +194,10 @@ cudaError_t shmemu_cuda_memcpy(void *dst, const void *src, size_t count, cudaMem
 
 cudaError_t shmemu_cuda_memset(void *devPtr, int value, size_t count)
 {
-    cudaError_t e = cudaDeviceSynchronize();
+    cudaError_t e = emu_capture_sync_allowed("cudaMemset", true);
+    if (e != cudaSuccess)
+        return e;
+    e = cudaDeviceSynchronize();
     if (e != cudaSuccess)
         return e;
     return (cudaMemset)(devPtr, value, count);

@@ -2,8 +2,9 @@
  * cudafe.c: shmemu-cudafe IN.ii OUT.ii, the source rewriter that bin/shmemu-nvcc runs
  * between the host compiler's preprocessing and its compilation (cudafe.h says what it
  * rewrites). OUT is written whole (a temporary file beside it, then a rename) and never
- * over IN. Exit status: 0 rewritten; 1 the input is malformed (a message naming the .cu
- * file and line); 2 usage or I/O error.
+ * over IN. Exit status: 0 rewritten; 1 the input is malformed or calls a device-only
+ * NVSHMEM function from host code (a message naming the .cu file and line); 2 usage or I/O
+ * error.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -101,8 +102,9 @@ int main(int argc, char **argv)
     }
     char *res;
     size_t rlen;
-    char err[1024];
-    if (cudafe_rewrite(src, n, in, &res, &rlen, err, sizeof err) != 0) {
+    char err[4096];
+    if (cudafe_rewrite(src, n, in, CUDAFE_CHECK_DEVICE_ONLY, &res, &rlen, err, sizeof err) !=
+        0) {
         fprintf(stderr, "%s\n", err);
         free(src);
         return 1;

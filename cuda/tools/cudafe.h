@@ -11,6 +11,32 @@
  *   __shared__                        static thread_local (one copy per block)
  *   __global__                        removed; a namespace-scope kernel definition is
  *                                     registered by name after its closing brace
+ *   __device__, __host__              removed (shmemu_cuda/qualifiers.h leaves them to the
+ *                                     rewriter when __SHMEMU_CUDAFE__ is defined, as
+ *                                     shmemu-nvcc does for a .cu file)
+ *
+ * Device-only calls (issue 16: "fail to compile, as with nvcc"). With
+ * CUDAFE_CHECK_DEVICE_ONLY (shmemu-cudafe always sets it), a call `name(` of a name that
+ * NVSHMEM declares __device__ only (pgas/src/device_only_names.h: put-with-signal,
+ * nvshmem_signal_fetch, nvshmem_signal_wait_until, nvshmem_TYPE_wait_until*, _test*) in host
+ * code of the user's files is refused with nvcc's message:
+ *   FILE:LINE:COL: error: calling a __device__ function("N") from a __host__ function("F")
+ *   is not allowed
+ * (the first one only; F is the enclosing function, for a lambda the function it is written
+ * in, "operator()" for a lambda outside any function, "<initializer>" outside functions;
+ * COL counts in the preprocessed line, which for a macro's use is its expansion's). Then a
+ * line "FILE:LINE: shmemu-cudafe: " saying what to do. Device code is the body of a
+ * function whose head (the tokens since the previous `;`, `{` or `}`) holds __global__ or
+ * __device__, a lambda with __device__ (`[..] __device__ (..) {`), and every brace nested
+ * in device code (lambdas included). A __host__ __device__ function counts as device code:
+ * nvcc refuses such a call there only in some cases (not in an uninstantiated template), so
+ * shmemu allows it. Host code is every other function body, and at namespace or class scope
+ * an initializer (`= ... N(`, a default argument too) of a declaration without __device__. The user's files are those of the line markers that are
+ * neither system headers nor under /usr/, cuda/include/, pgas/include/, emu/include/ or
+ * include/shmemu/ (shmemu's own headers); a macro's expansion counts at its use. Not seen
+ * here, left to the run-time check (SHMEMU_STRICT_DEVICE, pgas/src/device_only.c): calls
+ * through a function pointer or a reference, calls written in a constructor's member
+ * initializers, and in headers of shmemu's.
  *
  * Every rewrite keeps the line count of what it replaces (or ends in a line marker), so
  * that the compiler's messages and debug information name the user's .cu lines.
@@ -98,10 +124,15 @@ int cudafe_is_keyword(const char *src, const cudafe_tok *t);
 
 /* ---- the rewrite (cudafe_rw.c) ---- */
 
+/* cudafe_rewrite's flags. CUDAFE_CHECK_DEVICE_ONLY: a call of a device-only NVSHMEM name in
+ * host code of the user's is an error (see above). It reads __device__ and __global__, which
+ * the rewrite removes: check the preprocessed input, never a rewritten output. */
+enum { CUDAFE_CHECK_DEVICE_ONLY = 1u };
+
 /* Rewrites src[0..n) (see above). 0 on success, *out (malloc'ed, *out_len bytes, plus a
- * NUL not counted) the result; -1 on malformed input, a message in err as for cudafe_lex,
- * *out NULL. */
-int cudafe_rewrite(const char *src, size_t n, const char *name, char **out, size_t *out_len,
-                   char *err, size_t errlen);
+ * NUL not counted) the result; -1 on malformed input, a message in err as for cudafe_lex
+ * (a device-only call: nvcc's message, then a line as for cudafe_lex), *out NULL. */
+int cudafe_rewrite(const char *src, size_t n, const char *name, unsigned flags, char **out,
+                   size_t *out_len, char *err, size_t errlen);
 
 #endif

@@ -36,6 +36,17 @@
  *            static const int shmemu_kreg_N_LINE_ = ::shmemu_cuda::register_kernel(N, "N");
  *            unless N names more than one kernel definition in its namespace (overloads:
  *            the registration could not tell them apart).
+ *   device   __device__ and __host__  are blanked too (they reach the rewriter only in a .cu
+ *            file that shmemu-nvcc preprocesses; shmemu_cuda/qualifiers.h), and never copied
+ *            into a rewrite's text (a copy would be rewritten again).
+ *
+ * Device-only calls (cudafe.h says the rule): each `{` pushed on the scope stack is marked
+ * code (a function's or lambda's body, or nested in one) and device (its head holds
+ * __global__ or __device__, or it is nested in device code), with the enclosing function's
+ * name for the message. A call `N(` of a device-only name (pgas/src/device_only_names.h) in
+ * a user's file is refused in code that is not device code, and outside code in an
+ * initializer without __device__. The check reads the input's qualifiers, so it runs on the
+ * first rewrite only (CUDAFE_CHECK_DEVICE_ONLY): a rewritten output has none left.
  *
  * The kernel expression E is found by reading backward from `<<<` over a postfix
  * expression: identifiers joined by `::` (and `template`), template argument lists (a
@@ -51,6 +62,7 @@
 #include <string.h>
 
 #include "cudafe.h"
+#include "../../pgas/src/device_only_names.h"
 
 typedef struct {
     char *p;
@@ -115,7 +127,10 @@ typedef enum { SCOPE_NAMESPACE, SCOPE_LINKAGE, SCOPE_OTHER } scope_kind;
 
 typedef struct {
     scope_kind kind;
-    char *name; /* SCOPE_NAMESPACE: its name as written ("" when anonymous) */
+    char *name;  /* SCOPE_NAMESPACE: its name as written ("" when anonymous) */
+    bool code;   /* a function's body, a lambda's, or a brace nested in one */
+    bool device; /* code that is device code (see "device-only calls" above) */
+    long fname;  /* code: the token of the enclosing function's name, -1 if none found */
 } scope;
 
 /* A kernel definition to register after its body, if its name is unique. */
@@ -661,7 +676,7 @@ static bool at_namespace_scope(const rw *R)
 /* The kind of the `{` at i, and a namespace's name. */
 static scope classify_brace(rw *R, long i)
 {
-    scope sc = { SCOPE_OTHER, NULL };
+    scope sc = { .kind = SCOPE_OTHER, .fname = -1 };
     if (i >= 2 && R->t[i - 1].kind == CUDAFE_STRING && is_id(R, i - 2, "extern")) {
         sc.kind = SCOPE_LINKAGE;
         return sc;
@@ -700,9 +715,87 @@ static scope classify_brace(rw *R, long i)
     return sc;
 }
 
+/* What the head of the `{` at i says: its tokens back to the previous `;`, `{` or `}`, over
+ * balanced groups, and across the unmatched `(` or `[` of a call that holds a lambda. */
+typedef struct {
+    bool device; /* __global__ or __device__ outside its groups */
+    bool func;   /* it is a function's head (a `name(..)` and no `=` nor class key before
+                    it) or a lambda's (`[..]` where no subscript nor attribute can be) */
+    long fname;  /* a function's name (its `operator` for an operator), -1 for a lambda */
+} head_info;
+
+static bool is_attr_word(const rw *R, long i);
+static long attr_end(const rw *R, long i);
+
+/* If the `(` at o opens the parameters of an operator function (`operator()(`,
+ * `operator+(`, `operator[](`): its `operator` token, else -1. */
+static long operator_before(const rw *R, long o)
+{
+    if (is_id(R, o - 1, "operator"))
+        return o - 1; /* operator( */
+    if (is_closer(R, o - 1) && R->match[o - 1] >= 0 && R->match[o - 1] == o - 2 &&
+        is_id(R, o - 3, "operator"))
+        return o - 3; /* operator()( and operator[]( */
+    if (o >= 2 && R->t[o - 1].kind == CUDAFE_PUNCT && is_id(R, o - 2, "operator"))
+        return o - 2; /* operator+( */
+    return -1;
+}
+
+static head_info read_head(const rw *R, long i)
+{
+    head_info h = { false, false, -1 };
+    bool assign = false, record = false, lambda = false;
+    for (long j = i - 1; j >= 0; j--) {
+        if (is_p(R, j, CUDAFE_P_SEMI) || is_p(R, j, CUDAFE_P_LBRACE) ||
+            is_p(R, j, CUDAFE_P_RBRACE))
+            break;
+        if (is_id(R, j, "__global__") || is_id(R, j, "__device__")) {
+            h.device = true;
+        } else if (is_id(R, j, "template")) {
+            assign = false; /* default template arguments are not an initializer */
+        } else if (is_p(R, j, CUDAFE_P_ASSIGN) && !is_id(R, j - 1, "operator")) {
+            assign = true;
+        } else if (is_id(R, j, "struct") || is_id(R, j, "class") || is_id(R, j, "union") ||
+                   is_id(R, j, "enum") || is_id(R, j, "namespace")) {
+            record = h.fname < 0; /* `struct S *f() {` returns a struct: a function */
+        } else if ((is_p(R, j, CUDAFE_P_RPAREN) || is_p(R, j, CUDAFE_P_RBRACKET)) &&
+                   R->match[j] >= 0) {
+            long o = R->match[j];
+            if (is_p(R, j, CUDAFE_P_RBRACKET) && attr_end(R, o) != j &&
+                !(is_name(R, o - 1) || is_closer(R, o - 1) || closes(R, o - 1) > 0))
+                lambda = true; /* [captures]: not a subscript nor an attribute [[..]] */
+            long op = operator_before(R, o);
+            if (is_p(R, j, CUDAFE_P_RPAREN) && op >= 0)
+                h.fname = op;
+            else if (is_p(R, j, CUDAFE_P_RPAREN) && is_name(R, o - 1) && !is_attr_word(R, o - 1))
+                h.fname = o - 1; /* the earliest `name(` in the head is the function's */
+            j = op >= 0 ? op : o;
+        }
+    }
+    h.func = lambda || (!record && !assign && h.fname >= 0);
+    if (lambda)
+        h.fname = -1;
+    return h;
+}
+
 static void push_scope(rw *R, long i)
 {
     scope sc = classify_brace(R, i);
+    const scope *up = R->nscopes > 0 ? &R->scopes[R->nscopes - 1] : NULL;
+    if (sc.kind == SCOPE_OTHER) {
+        head_info h = read_head(R, i);
+        if (up && up->code) {
+            sc.code = true;
+            sc.device = up->device || h.device;
+            sc.fname = up->fname;
+        } else {
+            sc.code = h.func;
+            sc.device = h.func && h.device;
+            sc.fname = h.func ? h.fname : -1;
+        }
+    } else {
+        sc.fname = -1;
+    }
     if (grow(R, (void **)&R->scopes, &R->cap_scopes, R->nscopes, sizeof *R->scopes) != 0) {
         free(sc.name);
         return;
@@ -738,12 +831,18 @@ static long attr_end(const rw *R, long i)
     return -1;
 }
 
-static void global_kw(rw *R, long g)
+/* The token at g becomes as many spaces (lines and columns stay). */
+static void blank_token(rw *R, long g)
 {
     sbuf blank = { 0 };
     for (uint32_t k = 0; k < R->t[g].len; k++)
         sb_put(&blank, " ", 1);
     add_edit(R, R->t[g].off, g, &blank);
+}
+
+static void global_kw(rw *R, long g)
+{
+    blank_token(R, g);
     if (!at_namespace_scope(R))
         return;
     for (long j = g - 1; j >= 0; j--) {
@@ -770,7 +869,8 @@ static void global_kw(rw *R, long g)
     }
     long name = j - 1;
     if (j >= R->nt || name <= g || !is_name(R, name) || is_id(R, name, "__shared__") ||
-        is_id(R, name, "__noinline__") || is_p(R, name - 1, CUDAFE_P_SCOPE) ||
+        is_id(R, name, "__noinline__") || is_id(R, name, "__device__") ||
+        is_id(R, name, "__host__") || is_p(R, name - 1, CUDAFE_P_SCOPE) ||
         is_p(R, name - 1, CUDAFE_P_TILDE) || R->match[j] < 0)
         return;
     long k = R->match[j] + 1;
@@ -823,6 +923,102 @@ static void register_kernels(rw *R)
         sb_puts(&b, "\");");
         add_edit(R, R->kregs[i].at, -1, &b);
     }
+}
+
+/* ---- device-only calls ---- */
+
+/* Whether the token's file is the user's: the .cu file or a header of the user's, not a
+ * system header (line marker flag 3, /usr) nor one of shmemu's (the layer's and the
+ * runtime's include folders, in the source tree or installed under include/shmemu/). */
+static bool user_file(const rw *R, const cudafe_tok *t)
+{
+    const cudafe_file *f = &R->lx.files[t->file];
+    if (f->sys || (f->name_len > 0 && f->name[0] == '<'))
+        return false;
+    static const char *const theirs[] = { "/usr/", "cuda/include/", "pgas/include/",
+                                          "emu/include/", "include/shmemu/" };
+    for (size_t k = 0; k < sizeof theirs / sizeof theirs[0]; k++) {
+        size_t w = strlen(theirs[k]);
+        for (size_t a = 0; a + w <= f->name_len; a++)
+            if (memcmp(f->name + a, theirs[k], w) == 0 &&
+                (a == 0 || theirs[k][0] == '/' || f->name[a - 1] == '/'))
+                return false;
+    }
+    return true;
+}
+
+/* Outside any function body (namespace or class scope): whether the `name(` at i is in
+ * host code that runs, that is an initializer (`= ... name(` since the statement's start)
+ * of a declaration without __device__; a `name(` in a declaration declares it. */
+static bool host_initializer(const rw *R, long i)
+{
+    bool assign = false;
+    for (long j = i - 1; j >= 0; j--) {
+        if (is_p(R, j, CUDAFE_P_SEMI) || is_p(R, j, CUDAFE_P_LBRACE) ||
+            is_p(R, j, CUDAFE_P_RBRACE))
+            break;
+        if (is_id(R, j, "__global__") || is_id(R, j, "__device__"))
+            return false;
+        if (is_p(R, j, CUDAFE_P_ASSIGN) && !is_id(R, j - 1, "operator"))
+            assign = true;
+        if (is_closer(R, j) && R->match[j] >= 0)
+            j = R->match[j];
+    }
+    return assign;
+}
+
+/* The identifier at i, followed by `(`: if it calls a device-only NVSHMEM name
+ * (pgas/src/device_only_names.h) from host code of the user's, the rewrite fails with
+ * nvcc's message. A member call (`.`, `->`), a qualified name other than `::name` and a
+ * declaration (a type name before it) call something else. */
+static void device_only_call(rw *R, long i)
+{
+    const cudafe_tok *t = &R->t[i];
+    if (!shmemu_device_only_name(R->s + t->off, t->len) || !user_file(R, t))
+        return;
+    if (is_p(R, i - 1, CUDAFE_P_DOT) || is_p(R, i - 1, CUDAFE_P_ARROW) ||
+        (is_p(R, i - 1, CUDAFE_P_SCOPE) && (is_name(R, i - 2) || closes(R, i - 2) > 0)))
+        return;
+    if (i > 0 && R->t[i - 1].kind == CUDAFE_IDENT && !is_id(R, i - 1, "return") &&
+        !is_id(R, i - 1, "else") && !is_id(R, i - 1, "do") && !is_id(R, i - 1, "case") &&
+        !is_id(R, i - 1, "throw") && !is_id(R, i - 1, "co_return") &&
+        !is_id(R, i - 1, "co_await") && !is_id(R, i - 1, "co_yield") &&
+        !is_id(R, i - 1, "and") && !is_id(R, i - 1, "or") && !is_id(R, i - 1, "not"))
+        return;
+    const scope *sc = R->nscopes > 0 ? &R->scopes[R->nscopes - 1] : NULL;
+    long fname = -1;
+    if (sc && sc->code) {
+        if (sc->device)
+            return;
+        fname = sc->fname;
+    } else if (!host_initializer(R, i)) {
+        return;
+    }
+    char fn[128];
+    if (fname < 0) {
+        snprintf(fn, sizeof fn, "%s", sc && sc->code ? "operator()" : "<initializer>");
+    } else if (is_id(R, fname, "operator")) {
+        const cudafe_tok *o = &R->t[fname + 1];
+        snprintf(fn, sizeof fn, "operator%.*s", is_p(R, fname + 1, CUDAFE_P_LPAREN) ? 2 :
+                 is_p(R, fname + 1, CUDAFE_P_LBRACKET) ? 2 : (int)o->len,
+                 is_opener(R, fname + 1) ? (is_p(R, fname + 1, CUDAFE_P_LPAREN) ? "()" : "[]")
+                                         : R->s + o->off);
+    } else {
+        snprintf(fn, sizeof fn, "%.*s", (int)R->t[fname].len, R->s + R->t[fname].off);
+    }
+    uint32_t col = 1;
+    for (uint32_t k = t->off; k > 0 && R->s[k - 1] != '\n'; k--)
+        col++;
+    const cudafe_file *f = &R->lx.files[t->file];
+    R->failed = true;
+    snprintf(R->err, R->errlen,
+             "%.*s:%u:%u: error: calling a __device__ function(\"%.*s\") from a __host__ "
+             "function(\"%s\") is not allowed\n"
+             "%.*s:%u: shmemu-cudafe: NVSHMEM declares %.*s __device__ only, and nvcc refuses "
+             "it in host code; call it in a kernel or a __device__ function, or use a host form "
+             "(an *_on_stream call, nvshmem_putmem + nvshmemx_signal_op)",
+             (int)f->name_len, f->name, t->line, col, (int)t->len, R->s + t->off, fn,
+             (int)f->name_len, f->name, t->line, (int)t->len, R->s + t->off);
 }
 
 /* ---- __shared__ ---- */
@@ -903,7 +1099,8 @@ static void put_kept(const rw *R, sbuf *b, const long *keep, size_t a, size_t e)
 /* The declaration of extern __shared__ from token b to the `;` at semi. */
 static void extern_shared(rw *R, long b, long semi)
 {
-    /* the tokens that matter: all but extern, __shared__ and attributes */
+    /* the tokens that matter: all but extern, __shared__, attributes, and __device__ and
+     * __host__ (removed everywhere: a copy of one would be rewritten again) */
     long *keep = malloc((size_t)(semi - b + 1) * sizeof *keep);
     if (!keep) {
         oom(R);
@@ -914,7 +1111,8 @@ static void extern_shared(rw *R, long b, long semi)
         long ae = attr_end(R, j);
         if (ae >= 0)
             j = ae;
-        else if (!is_id(R, j, "extern") && !is_id(R, j, "__shared__"))
+        else if (!is_id(R, j, "extern") && !is_id(R, j, "__shared__") &&
+                 !is_id(R, j, "__device__") && !is_id(R, j, "__host__"))
             keep[nk++] = j;
     }
     sbuf out = { 0 };
@@ -1083,8 +1281,8 @@ static void rw_free(rw *R)
     cudafe_lex_free(&R->lx);
 }
 
-int cudafe_rewrite(const char *src, size_t n, const char *name, char **out, size_t *out_len,
-                   char *err, size_t errlen)
+int cudafe_rewrite(const char *src, size_t n, const char *name, unsigned flags, char **out,
+                   size_t *out_len, char *err, size_t errlen)
 {
     *out = NULL;
     *out_len = 0;
@@ -1109,9 +1307,14 @@ int cudafe_rewrite(const char *src, size_t n, const char *name, char **out, size
                 launch(&R, i);
             else if (is_id(&R, i, "__noinline__"))
                 replace_tokens(&R, i, i, "__attribute__((noinline))");
+            else if (is_id(&R, i, "__device__") || is_id(&R, i, "__host__"))
+                blank_token(&R, i);
             else if ((is_id(&R, i, "__attribute__") || is_id(&R, i, "__attribute") ||
                       is_p(&R, i, CUDAFE_P_LBRACKET)) && attr_end(&R, i) >= 0)
                 i = attr_end(&R, i); /* __attribute__((__noinline__)) is libstdc++'s own */
+            else if ((flags & CUDAFE_CHECK_DEVICE_ONLY) && R.t[i].kind == CUDAFE_IDENT &&
+                     is_p(&R, i + 1, CUDAFE_P_LPAREN))
+                device_only_call(&R, i);
         }
     }
     if (!R.failed)

@@ -175,8 +175,10 @@ static bool changed_or_late(void *ctx)
 }
 
 /* True when the thread has seen this value at this address spin_limit times in a row:
- * then it waits for a change (or a short timeout, which doubles its limit). */
-static bool spin_park(emu_thread *t, const volatile void *p, int type, uint64_t value)
+ * then it waits for a change (or a short timeout, which doubles its limit). `pc`: the
+ * return address into the program of the load or atomic, which a hang report names. */
+static bool spin_park(emu_thread *t, const volatile void *p, int type, uint64_t value,
+                      const void *pc)
 {
     if (t == NULL)
         return false;
@@ -190,18 +192,21 @@ static bool spin_park(emu_thread *t, const volatile void *p, int type, uint64_t 
         return false;
     t->spin_count = 0;
     change_wait w = {p, type, value, 0, false};
+    pgas_thread_note_site(pc, NULL, 0);
     if (pgas_sched_enabled()) {
         /* deterministic mode: no clock; the spin waits until the word changes, or runs on
          * as a last resort when nothing else can run (a loop rereading a constant) */
         if (pgas_wait_value_soft(p, type_size(type) == 4 ? PGAS_KIND_U32 : PGAS_KIND_U64,
                                  NVSHMEM_CMP_NE, value, emu_spin_call))
             note_progress(t);
+        pgas_thread_note_site(NULL, NULL, 0);
         return true;
     }
     w.deadline_ns = emu_now_ns() + (shmemu_under_valgrind() ? EMU_SPIN_TIMEOUT_NS_VALGRIND
                                                             : EMU_SPIN_TIMEOUT_NS);
     pgas_wait_predicate(p, changed_or_late, &w, emu_spin_call,
                         "the word the kernel polls to change");
+    pgas_thread_note_site(NULL, NULL, 0);
     if (!w.timed_out)
         note_progress(t);
     /* A timeout may mean a slow writer or a loop that merely rereads a constant: spin a
@@ -352,7 +357,8 @@ uint64_t emu_atomic(void *p, int type, int op, uint64_t value, uint64_t compare,
         spin_reset(t);
         note_progress(t);
     } else {
-        (void)spin_park(t, p, type, old); /* a failing CAS in a loop is a spin */
+        /* a failing CAS in a loop is a spin */
+        (void)spin_park(t, p, type, old, __builtin_return_address(0));
     }
     return sign_extend(type, old);
 }
@@ -370,7 +376,7 @@ uint64_t emu_load(const volatile void *p, int type, int scope, int order)
             annotate_acquire_poll(t, p, v, scope);
         else
             note_relaxed_load(t, p, scope);
-        if (!spin_park(t, p, type, v))
+        if (!spin_park(t, p, type, v, __builtin_return_address(0)))
             return sign_extend(type, v);
     }
 }

@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <valgrind/drd.h>
 
@@ -58,6 +59,52 @@ _Noreturn void emu_fail_block(const emu_block *b, const char *fmt, ...)
     fail_with(who, shmemu_my_pe(), fmt, ap);
 }
 
+/* Lines of /proc/self/maps (the process's memory mappings), or -1. */
+static long count_mappings(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (f == NULL)
+        return -1;
+    long n = 0;
+    char buf[65536];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < got; i++)
+            n += buf[i] == '\n';
+    fclose(f);
+    return n;
+}
+
+static long max_mappings(void)
+{
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    long m = -1;
+    if (f != NULL) {
+        if (fscanf(f, "%ld", &m) != 1)
+            m = -1;
+        fclose(f);
+    }
+    return m;
+}
+
+_Noreturn void emu_fail_mapping(const char *what, size_t bytes, int err)
+{
+    const long n = count_mappings(), most = max_mappings();
+    if (n >= 0 && most > 0 && n + EMU_MAPPINGS_MARGIN >= most)
+        fprintf(stderr,
+                "shmemu: cannot map %s (%zu bytes): %s: the process holds %ld of the %ld memory "
+                "mappings Linux allows it (vm.max_map_count), and every fiber stack takes 2 (its "
+                "guard page and itself); run fewer blocks at once (fewer PEs, blocks or threads "
+                "per block) or raise the limit: sysctl -w vm.max_map_count=262144\n",
+                what, bytes, strerror(err), n, most);
+    else
+        fprintf(stderr,
+                "shmemu: cannot map %s (%zu bytes): %s; use fewer threads per block or a "
+                "smaller SHMEMU_EMU_STACK\n",
+                what, bytes, strerror(err));
+    exit(2);
+}
+
 void emu_complain(const char *call, const char *fmt, ...)
 {
     char message[1024];
@@ -103,6 +150,28 @@ const char *cudaGetErrorString(cudaError_t error)
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
+    case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorIllegalState: return "the operation cannot be performed in the present state";
+    case cudaErrorStreamCaptureUnsupported:
+        return "operation not permitted when stream is capturing";
+    case cudaErrorStreamCaptureInvalidated:
+        return "operation failed due to a previous error during capture";
+    case cudaErrorStreamCaptureMerge:
+        return "operation would result in a merge of separate capture sequences";
+    case cudaErrorStreamCaptureUnmatched:
+        return "capture was not ended in the same stream as it began";
+    case cudaErrorStreamCaptureUnjoined: return "capturing stream has unjoined work";
+    case cudaErrorStreamCaptureIsolation:
+        return "dependency created on uncaptured work in another stream";
+    case cudaErrorStreamCaptureImplicit:
+        return "operation would make the legacy stream depend on a capturing blocking stream";
+    case cudaErrorCapturedEvent:
+        return "operation not permitted on an event last recorded in a capturing stream";
+    case cudaErrorStreamCaptureWrongThread:
+        return "attempt to terminate a thread-local capture sequence from another thread";
+    case cudaErrorGraphExecUpdateFailure:
+        return "the graph update was not performed because it included changes which violated "
+               "constraints specific to instantiated graph update";
     }
     return "unknown error";
 }

@@ -3,6 +3,9 @@
  * records completed (done, by the stream thread that reaches the record, in stream.c); a
  * wait or query compares the two, and acquires on done, which the completing stream
  * annotated "before": the work before the record happens before what follows the wait.
+ * On a capturing stream a record and a wait are the capture's bookkeeping (capture.c): the
+ * event stands for the nodes recorded so far, and a wait on it forks or joins a stream;
+ * only an external record (cudaEventRecordWithFlags) is a node of the graph.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,7 +14,8 @@
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
-    if (event == NULL)
+    /* CUDA's flags: cudaEventBlockingSync, cudaEventDisableTiming, cudaEventInterprocess (4) */
+    if (event == NULL || (flags & ~7u) != 0)
         return emu_set_error(cudaErrorInvalidValue);
     struct emu_event *e = calloc(1, sizeof *e);
     if (e == NULL)
@@ -33,6 +37,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
     /* as in CUDA, work that still refers to the event may complete first */
     pgas_wait_value(&event->done, PGAS_KIND_U64, NVSHMEM_CMP_GE,
                     atomic_load(&event->recorded), PGAS_RELAXED, "cudaEventDestroy");
+    emu_deps_free(&event->cap_deps);
     free(event);
     return cudaSuccess;
 }
@@ -42,19 +47,43 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
     if (event == NULL)
         return emu_set_error(cudaErrorInvalidResourceHandle);
     emu_pe *pe = emu_stream_device("cudaEventRecord");
+    emu_stream *s = emu_stream_resolve(pe, stream);
+    if (s->capture != NULL)
+        return emu_capture_event_record(s, event);
+    event->capture_id = 0;
     emu_op *op = emu_op_new(EMU_OP_EVENT_RECORD);
     op->event = event;
     op->event_gen = atomic_fetch_add(&event->recorded, 1) + 1;
-    emu_stream_enqueue(emu_stream_resolve(pe, stream), op);
-    return cudaSuccess;
+    return emu_stream_enqueue(s, op);
+}
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    if (event == NULL)
+        return emu_set_error(cudaErrorInvalidResourceHandle);
+    if ((flags & ~(unsigned)cudaEventRecordExternal) != 0)
+        return emu_set_error(cudaErrorInvalidValue);
+    emu_pe *pe = emu_stream_device("cudaEventRecordWithFlags");
+    emu_stream *s = emu_stream_resolve(pe, stream);
+    if (s->capture == NULL || flags == cudaEventRecordDefault)
+        return cudaEventRecord(event, stream);
+    /* an event record node: its generation is taken when a replay queues it (graph.c) */
+    emu_op *op = emu_op_new(EMU_OP_EVENT_RECORD);
+    op->event = event;
+    return emu_stream_enqueue(s, op);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     if (event == NULL)
         return emu_set_error(cudaErrorInvalidResourceHandle);
+    cudaError_t e = emu_capture_event_sync(event, "cudaEventSynchronize");
+    if (e != cudaSuccess)
+        return e;
+    pgas_thread_note_site(__builtin_return_address(0), NULL, 0); /* hang reports' line */
     pgas_wait_value(&event->done, PGAS_KIND_U64, NVSHMEM_CMP_GE,
                     atomic_load(&event->recorded), PGAS_ACQUIRE, "cudaEventSynchronize");
+    pgas_thread_note_site(NULL, NULL, 0);
     return cudaSuccess;
 }
 
@@ -62,6 +91,9 @@ cudaError_t cudaEventQuery(cudaEvent_t event)
 {
     if (event == NULL)
         return emu_set_error(cudaErrorInvalidResourceHandle);
+    cudaError_t e = emu_capture_event_sync(event, "cudaEventQuery");
+    if (e != cudaSuccess)
+        return e;
     bool ready = atomic_load(&event->done) >= atomic_load(&event->recorded);
     pgas_sched_poll("cudaEventQuery", ready);
     if (!ready)
@@ -76,20 +108,26 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     if (event == NULL)
         return emu_set_error(cudaErrorInvalidResourceHandle);
     emu_pe *pe = emu_stream_device("cudaStreamWaitEvent");
+    emu_stream *s = emu_stream_resolve(pe, stream);
+    bool captured = false;
+    cudaError_t e = emu_capture_event_wait(pe, s, event, &captured);
+    if (captured)
+        return e;
     uint64_t gen = atomic_load(&event->recorded);
     if (gen == 0)
         return cudaSuccess; /* never recorded: nothing to wait for, as in CUDA */
     emu_op *op = emu_op_new(EMU_OP_EVENT_WAIT);
     op->event = event;
     op->event_gen = gen;
-    emu_stream_enqueue(emu_stream_resolve(pe, stream), op);
-    return cudaSuccess;
+    return emu_stream_enqueue(s, op);
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
     if (ms == NULL || start == NULL || end == NULL)
         return emu_set_error(cudaErrorInvalidValue);
+    if (atomic_load(&start->recorded) == 0 || atomic_load(&end->recorded) == 0)
+        return emu_set_error(cudaErrorInvalidResourceHandle); /* never recorded, as CUDA */
     if (cudaEventQuery(start) != cudaSuccess || cudaEventQuery(end) != cudaSuccess)
         return emu_set_error(cudaErrorNotReady);
     if ((start->flags | end->flags) & cudaEventDisableTiming)

@@ -43,9 +43,8 @@ void emu_group_end(bool warp, const char *call)
 #define GROUP_CALL(g, name, op)                                                               \
     do {                                                                                      \
         emu_thread *t_ = group_sync((g), (name));                                             \
-        if (group_leader(t_, (g))) {                                                          \
-            op;                                                                               \
-        }                                                                                     \
+        if (group_leader(t_, (g)))                                                            \
+            EMU_GROUP_LEADER_CALL(op);                                                        \
         group_sync((g), (name));                                                              \
     } while (0)
 

@@ -17,7 +17,7 @@
     do {                                                                                      \
         int rc_ = 0;                                                                          \
         if (emu_group_begin((warp), (name)))                                                  \
-            rc_ = (op);                                                                       \
+            EMU_GROUP_LEADER_CALL(rc_ = (op));                                                \
         emu_group_end((warp), (name));                                                        \
         return rc_;                                                                           \
     } while (0)

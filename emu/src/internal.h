@@ -262,6 +262,12 @@ _Noreturn void emu_fail_block(const emu_block *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* "shmemu: PE p: call: message" without aborting. */
 void emu_complain(const char *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Exits (2) after a failed mmap/mprotect of stacks (err: its errno), naming the cause when
+ * the process is within EMU_MAPPINGS_MARGIN of its limit on mappings (vm.max_map_count):
+ * every fiber stack takes two, so about 32 live 1024-thread blocks reach the default limit
+ * long before memory runs out. */
+enum { EMU_MAPPINGS_MARGIN = 4096 };
+_Noreturn void emu_fail_mapping(const char *what, size_t bytes, int err);
 /* The calling host thread's last CUDA error := e; returns e, for `return emu_set_error(...)`. */
 cudaError_t emu_set_error(cudaError_t e);
 /* Excludes runtime-only words from DRD. */
@@ -347,7 +353,50 @@ typedef struct emu_op {
     size_t nelems;                        /* EMU_OP_COLL: nelems or nreduce; root in pe */
     void (*run)(const struct emu_op *op); /* EMU_OP_COLL: calls the typed collective */
     void *owned; /* freed once the operation has run */
+    size_t owned_bytes; /* its size: set it with owned, or a capture refuses the operation
+                         * (a graph's replay copies owned; capture.c, graph.c) */
 } emu_op;
+
+/* ---- stream capture (capture.c) and graphs (graph.c) ------------------------------------ */
+
+/* A set of graph nodes (their indices), in the order they were added, without repeats. */
+typedef struct emu_deps {
+    int *ids;
+    int n, cap;
+} emu_deps;
+
+/* One recorded operation. Its op is a template (never enqueued itself: graph.c enqueues
+ * copies); lane is the capture's stream it was issued to (0: the origin); deps are nodes
+ * that come earlier in the graph's list, so the list order is a topological order. */
+typedef struct emu_graph_node {
+    emu_op *op;
+    int lane;
+    emu_deps deps;
+} emu_graph_node;
+
+struct emu_graph {
+    emu_pe *pe;
+    int refs; /* the handle cudaStreamEndCapture returned, and each exec made from it */
+    emu_graph_node *nodes;
+    int n_nodes, cap_nodes;
+    int n_lanes;
+    int *lane_priority; /* n_lanes: the priority of the stream each lane was captured from */
+};
+
+/* A capture sequence: begun on origin, joined by the streams that waited on its events
+ * (streams[lane]); the host thread of the PE that began it owns it (CUDA: the PE's process).
+ * Kept on the PE's list (emu_pe.captures) until cudaStreamEndCapture. */
+typedef struct emu_capture {
+    emu_pe *pe;
+    uint64_t id;
+    int mode; /* cudaStreamCaptureMode */
+    pthread_t thread;
+    bool invalidated;
+    struct emu_graph *graph;
+    struct emu_stream **streams; /* [0] the origin */
+    int n_streams, cap_streams;
+    struct emu_capture *next;
+} emu_capture;
 
 struct emu_stream {
     emu_pe *pe;
@@ -372,6 +421,13 @@ struct emu_stream {
      * held it before it starts the next (stream thread grows it; launch.c) */
     pgas_thread **block_records;
     int n_block_records;
+    /* host thread only: creation flags; while capturing, the capture, this stream's lane in
+     * it and the nodes the next operation issued to it depends on (capture.c) */
+    unsigned flags;
+    emu_capture *capture;
+    int lane;
+    emu_deps cap_deps;
+    struct emu_stream *next_spare; /* a graph lane kept for reuse: emu_pe.spare_lanes */
 };
 
 struct emu_event {
@@ -380,6 +436,10 @@ struct emu_event {
     _Atomic uint64_t done;     /* records completed (stream thread) */
     uint64_t time_ns;
     unsigned flags;
+    /* host thread only: last recorded in the capture with this id (0: not), after the
+     * nodes cap_deps (capture.c) */
+    uint64_t capture_id;
+    emu_deps cap_deps;
 };
 
 typedef struct emu_record_chunk {
@@ -419,6 +479,11 @@ struct emu_pe {
      * current.c calls it when the PE ends (a hook: the bottom layer ends what layers above
      * put on the device). */
     void (*end)(emu_pe *pe);
+    /* host thread only: the active capture sequences and the last capture id (capture.c) */
+    emu_capture *captures;
+    uint64_t last_capture_id;
+    /* streams that ran the lanes of destroyed graph execs, for the next ones (graph.c) */
+    emu_stream *spare_lanes;
 };
 
 /* ---- who am I (current.c): the bottom layer --------------------------------------------- */
@@ -442,6 +507,15 @@ emu_pe *emu_pe_create(const char *call, void (*end)(emu_pe *pe));
  * begin returns true on the one thread that issues the operation (group_coll.c uses them). */
 bool emu_group_begin(bool warp, const char *call);
 void emu_group_end(bool warp, const char *call);
+/* The one thread's pgas call of a block or warp call (stmt), with the program's call site
+ * noted for hang reports (pgas_thread_note_site): the pgas call's own return address is in
+ * emu/src. A macro: the return address is taken in the exported function that expands it. */
+#define EMU_GROUP_LEADER_CALL(stmt)                                                           \
+    do {                                                                                      \
+        pgas_thread_note_site(__builtin_return_address(0), NULL, 0);                          \
+        stmt;                                                                                 \
+        pgas_thread_note_site(NULL, NULL, 0);                                                 \
+    } while (0)
 
 /* ---- SM pool (sm_pool.c) ----------------------------------------------------------------- */
 
@@ -470,6 +544,40 @@ int emu_trace_save(emu_pe *pe, const char *path);
 /* At the device's end: writes the trace SHMEMU_EMU_TRACE asked for, frees the records. */
 void emu_trace_end(emu_pe *pe);
 
+/* ---- stream capture (capture.c) ---------------------------------------------------------- */
+
+void emu_deps_add(emu_deps *d, int id);
+void emu_deps_add_all(emu_deps *d, const emu_deps *from);
+void emu_deps_free(emu_deps *d);
+/* Frees an operation that will never run (a rejected or recorded one), with its launch. */
+void emu_op_discard(emu_op *op);
+/* Begins a capture sequence on s (not capturing) for the calling host thread. */
+emu_capture *emu_capture_begin(emu_pe *pe, emu_stream *s, int mode);
+/* The active capture of pe with this id, or NULL. */
+emu_capture *emu_capture_find(emu_pe *pe, uint64_t id);
+/* Marks c invalidated and says why (once): call is the API call, what the reason. */
+void emu_capture_invalidate(emu_capture *c, const char *call, const char *what);
+/* Takes every stream of c out of capture mode and frees c; returns its graph (the caller
+ * owns it). */
+struct emu_graph *emu_capture_end(emu_capture *c);
+/* Work issued to a capturing stream: recorded as a node of its capture's graph (op is
+ * taken), or, if the capture is invalidated, discarded with that error. */
+cudaError_t emu_capture_record(emu_stream *s, emu_op *op);
+/* cudaEventRecord on a capturing stream: the event now stands for s's current nodes. */
+cudaError_t emu_capture_event_record(emu_stream *s, struct emu_event *e);
+/* cudaStreamWaitEvent where s is capturing or e was recorded in an active capture: joins s
+ * to that capture or adds e's nodes to s's dependencies. *handled is false when neither
+ * holds (an ordinary wait). */
+cudaError_t emu_capture_event_wait(emu_pe *pe, emu_stream *s, struct emu_event *e,
+                                   bool *handled);
+/* A call that waits for s (cudaStreamSynchronize, cudaStreamQuery): cudaSuccess, or, when
+ * s is capturing, invalidates the capture and returns cudaErrorStreamCaptureUnsupported. */
+cudaError_t emu_capture_stream_sync(emu_stream *s, const char *call);
+/* The same for a captured event (cudaEventSynchronize, cudaEventQuery):
+ * cudaErrorCapturedEvent. */
+cudaError_t emu_capture_event_sync(struct emu_event *e, const char *call);
+void emu_graph_free(struct emu_graph *g);
+
 /* ---- launches and streams (launch.c, stream.c: the one import cycle) --------------------- */
 
 /* The calling host thread's device, made on its first CUDA call (call names it) with its
@@ -481,8 +589,12 @@ emu_stream *emu_stream_new(emu_pe *pe, int priority);
 emu_stream *emu_stream_resolve(emu_pe *pe, cudaStream_t s);
 void emu_stream_wait_done(emu_stream *s, const char *call);
 void emu_stream_free(emu_pe *pe, emu_stream *s);
-void emu_stream_enqueue(emu_stream *s, emu_op *op);
+/* Queues op on s; on a capturing stream, records it instead (capture.c), and returns that
+ * error if the capture is invalidated. */
+cudaError_t emu_stream_enqueue(emu_stream *s, emu_op *op);
 emu_op *emu_op_new(emu_op_kind kind);
+/* A fresh copy of a recorded launch, queued on s (graph replay). */
+emu_launch_rec *emu_launch_copy(const emu_launch_rec *L, emu_stream *s);
 /* The stream thread runs a launch (admits, starts and joins its blocks) and frees it. */
 void emu_run_launch(emu_launch_rec *L);
 void emu_launch_free(emu_launch_rec *L);

@@ -18,6 +18,7 @@
  * stream (on the PE's device, which stream.c makes), and the stream's thread calls back into
  * this file to run it, free it and drop the block stacks cached on the stream.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,8 +91,29 @@ cudaError_t emu_launch(const emu_kernel *k, dim3 grid, dim3 block, size_t dynami
     L->timing = pe->timing;
     emu_op *op = emu_op_new(EMU_OP_LAUNCH);
     op->launch = L;
-    emu_stream_enqueue(L->stream, op);
-    return cudaSuccess;
+    return emu_stream_enqueue(L->stream, op); /* on a capturing stream: recorded */
+}
+
+emu_launch_rec *emu_launch_copy(const emu_launch_rec *T, emu_stream *s)
+{
+    emu_launch_rec *L = calloc(1, sizeof *L);
+    if (L == NULL || (L->args = malloc(T->kernel->arg_size ? T->kernel->arg_size : 1)) == NULL) {
+        fprintf(stderr, "shmemu: out of memory replaying a launch of kernel %s\n",
+                T->kernel->name);
+        exit(2);
+    }
+    memcpy(L->args, T->args, T->kernel->arg_size);
+    L->kernel = T->kernel;
+    L->grid = T->grid;
+    L->block = T->block;
+    L->dyn_smem = T->dyn_smem;
+    L->coop = T->coop;
+    L->id = atomic_fetch_add(&s->pe->next_launch, 1) + 1;
+    L->stream = s;
+    L->pe = s->pe;
+    L->n_blocks = T->n_blocks;
+    L->timing = s->pe->timing;
+    return L;
 }
 
 /* A block's stack mapping: reused from this stream's cache when one of the same size is
@@ -111,15 +133,16 @@ static char *stack_region_get(emu_stream *s, size_t bytes, size_t fiber_bytes)
     }
     char *r = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (r == MAP_FAILED) {
-        fprintf(stderr, "shmemu: cannot map %zu bytes of stacks for a block; use fewer "
-                        "threads per block or a smaller SHMEMU_EMU_STACK\n", bytes);
-        exit(2);
-    }
+    if (r == MAP_FAILED)
+        emu_fail_mapping("the stacks of a block", bytes, errno);
+    /* Each guard page splits the mapping: a failure here (ENOMEM at the process's limit on
+     * mappings) would leave a stack without its guard, so it ends the run. */
     size_t slot = emu_fiber_stack_size() + EMU_GUARD_BYTES;
     for (size_t off = 0; off < fiber_bytes; off += slot)
-        mprotect(r + off, EMU_GUARD_BYTES, PROT_NONE);
-    mprotect(r + fiber_bytes, EMU_GUARD_BYTES, PROT_NONE);
+        if (mprotect(r + off, EMU_GUARD_BYTES, PROT_NONE) != 0)
+            emu_fail_mapping("a fiber stack's guard page", EMU_GUARD_BYTES, errno);
+    if (mprotect(r + fiber_bytes, EMU_GUARD_BYTES, PROT_NONE) != 0)
+        emu_fail_mapping("the block thread's guard page", EMU_GUARD_BYTES, errno);
     return r;
 }
 
@@ -252,8 +275,10 @@ void emu_grid_sync(const char *file, int line)
             (void)atomic_exchange(&L->grid_generation, gen);
             pgas_wake(&L->grid_generation);
         } else {
+            pgas_thread_note_site(NULL, file, line); /* the hang report's "called at" */
             pgas_wait_value(&L->grid_generation, PGAS_KIND_U64, NVSHMEM_CMP_GE, gen,
                             PGAS_RELAXED, "grid_sync");
+            pgas_thread_note_site(NULL, NULL, 0);
         }
         pgas_hb_after(token);
     }

@@ -5,6 +5,8 @@
  * A put of a value (_p_on_stream) captures the value now, as a kernel argument would be.
  * A team collective (_reduce_on_stream, _broadcast_on_stream, ...) is queued with a
  * function that makes it, so the queue carries no per-type case.
+ * On a capturing stream the operation is recorded instead (capture.c), and each replay of the
+ * graph queues a copy of it (graph.c; a _p value is copied with it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@ static void queue_rma_owned(emu_op_kind kind, void *dest, const void *source, si
     emu_pe *p = emu_stream_device(call);
     emu_op *op = emu_op_new(kind);
     op->owned = owned;
+    op->owned_bytes = owned != NULL ? bytes : 0; /* the value of a _p call: the source */
     op->dest = dest;
     op->source = source;
     op->bytes = bytes;

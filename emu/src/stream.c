@@ -16,6 +16,9 @@
  * condition variable. An idle stream thread sleeps on a raw futex (no hang timeout: an idle
  * stream is no hang).
  *
+ * A capturing stream (capture.c) runs nothing: emu_stream_enqueue hands the operation to its
+ * capture, and the calls that would wait for it fail as CUDA's do.
+ *
  * This file and launch.c are the one import cycle of emu/src (docs/design.md "Layering"),
  * because a stream and its launches need each other: the stream's thread runs the launches
  * in its order (emu_run_launch, emu_launch_free) and, when the stream ends, drops the block
@@ -44,8 +47,10 @@ emu_op *emu_op_new(emu_op_kind kind)
     return op;
 }
 
-void emu_stream_enqueue(emu_stream *s, emu_op *op)
+cudaError_t emu_stream_enqueue(emu_stream *s, emu_op *op)
 {
+    if (s->capture != NULL) /* recorded, not run (capture.c) */
+        return emu_capture_record(s, op);
     atomic_init(&op->next, NULL);
     op->seq = atomic_load_explicit(&s->enqueued, memory_order_relaxed) + 1;
     pgas_hb_before(op);
@@ -59,6 +64,7 @@ void emu_stream_enqueue(emu_stream *s, emu_op *op)
     /* deterministic mode: the stream's idle wait may now hold; a place to switch */
     pgas_sched_note_store(&s->enqueued, sizeof s->enqueued);
     pgas_sched_sync_point("a stream operation queued", true);
+    return cudaSuccess;
 }
 
 /* The stream thread reaches a record of event e (generation gen): what the stream ran before
@@ -253,6 +259,8 @@ emu_stream *emu_stream_resolve(emu_pe *pe, cudaStream_t s)
  * every stream drained and joined, then the trace written. */
 static void device_end(emu_pe *pe)
 {
+    while (pe->captures != NULL) /* never ended: their graphs are dropped */
+        emu_graph_free(emu_capture_end(pe->captures));
     while (pe->streams != NULL)
         emu_stream_free(pe, pe->streams);
     emu_trace_end(pe);
@@ -281,11 +289,11 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority)
 {
-    (void)flags;
-    if (stream == NULL)
+    if (stream == NULL || (flags & ~(unsigned)cudaStreamNonBlocking) != 0)
         return emu_set_error(cudaErrorInvalidValue);
     emu_pe *pe = emu_stream_device("cudaStreamCreate");
     *stream = emu_stream_new(pe, priority);
+    (*stream)->flags = flags;
     return cudaSuccess;
 }
 
@@ -304,14 +312,24 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
     emu_pe *pe = emu_stream_device("cudaStreamDestroy");
     if (stream == NULL)
         return emu_set_error(cudaErrorInvalidResourceHandle);
-    emu_stream_free(pe, emu_stream_resolve(pe, stream));
+    emu_stream *s = emu_stream_resolve(pe, stream);
+    cudaError_t e = emu_capture_stream_sync(s, "cudaStreamDestroy");
+    if (e != cudaSuccess)
+        return e; /* the capture needs it until cudaStreamEndCapture */
+    emu_stream_free(pe, s);
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
     emu_pe *pe = emu_stream_device("cudaStreamSynchronize");
-    emu_stream_wait_done(emu_stream_resolve(pe, stream), "cudaStreamSynchronize");
+    emu_stream *s = emu_stream_resolve(pe, stream);
+    cudaError_t e = emu_capture_stream_sync(s, "cudaStreamSynchronize");
+    if (e != cudaSuccess)
+        return e;
+    pgas_thread_note_site(__builtin_return_address(0), NULL, 0); /* hang reports' line */
+    emu_stream_wait_done(s, "cudaStreamSynchronize");
+    pgas_thread_note_site(NULL, NULL, 0);
     return cudaSuccess;
 }
 
@@ -319,6 +337,9 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     emu_pe *pe = emu_stream_device("cudaStreamQuery");
     emu_stream *s = emu_stream_resolve(pe, stream);
+    cudaError_t e = emu_capture_stream_sync(s, "cudaStreamQuery");
+    if (e != cudaSuccess)
+        return e;
     bool ready = atomic_load(&s->completed) >= atomic_load(&s->enqueued);
     pgas_sched_poll("cudaStreamQuery", ready);
     if (!ready)
@@ -330,7 +351,12 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
 cudaError_t cudaDeviceSynchronize(void)
 {
     emu_pe *pe = emu_stream_device("cudaDeviceSynchronize");
+    cudaError_t e = emu_capture_sync_allowed("cudaDeviceSynchronize", false);
+    if (e != cudaSuccess)
+        return e;
+    pgas_thread_note_site(__builtin_return_address(0), NULL, 0); /* hang reports' line */
     for (emu_stream *s = pe->streams; s != NULL; s = s->next)
         emu_stream_wait_done(s, "cudaDeviceSynchronize");
+    pgas_thread_note_site(NULL, NULL, 0);
     return cudaSuccess;
 }

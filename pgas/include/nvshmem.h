@@ -83,6 +83,12 @@ typedef int32_t nvshmem_team_t;
 #define NVSHMEM_TEAM_WORLD ((nvshmem_team_t)0)
 #define NVSHMEM_TEAM_SHARED ((nvshmem_team_t)1)
 #define NVSHMEMX_TEAM_NODE ((nvshmem_team_t)2)
+/* PEs with the same PE number within their node, one per node: on one node, this PE alone. */
+#define NVSHMEMX_TEAM_SAME_MYPE_NODE ((nvshmem_team_t)3)
+/* NVSHMEM's internal handles, which programs use too: the PEs sharing this PE's GPU (each PE
+ * is its own emulated GPU: this PE alone), and one PE per GPU (every PE). */
+#define NVSHMEMI_TEAM_SAME_GPU ((nvshmem_team_t)4)
+#define NVSHMEMI_TEAM_GPU_LEADERS ((nvshmem_team_t)5)
 
 typedef struct {
     int num_contexts;
@@ -96,11 +102,26 @@ int nvshmem_team_translate_pe(nvshmem_team_t src_team, int src_pe, nvshmem_team_
 int nvshmem_team_split_strided(nvshmem_team_t parent_team, int start, int stride, int size,
                                const nvshmem_team_config_t *config, long config_mask,
                                nvshmem_team_t *new_team);
+/* Collective over the parent team: arranges its PEs in rows of xrange (parent PE i at column
+ * i % xrange, row i / xrange) and gives each PE the team of its row (*xaxis_team) and of its
+ * column (*yaxis_team), as OpenSHMEM's shmem_team_split_2d. An xrange larger than the parent
+ * makes one row. Returns 0, or non-zero (with a message, both teams NVSHMEM_TEAM_INVALID) for
+ * xrange < 1 or too many teams. */
+int nvshmem_team_split_2d(nvshmem_team_t parent_team, int xrange,
+                          const nvshmem_team_config_t *xaxis_config, long xaxis_mask,
+                          nvshmem_team_t *xaxis_team, const nvshmem_team_config_t *yaxis_config,
+                          long yaxis_mask, nvshmem_team_t *yaxis_team);
 void nvshmem_team_destroy(nvshmem_team_t team);
 
 /* ---- setup, query, exit -------------------------------------------------------------- */
 
 void nvshmem_init(void);
+/* nvshmem_init, with a thread level (NVSHMEM_THREAD_*): every level is provided, so
+ * *provided (when not NULL) is NVSHMEM_THREAD_MULTIPLE. Returns 0, or non-zero (with a
+ * message, the PE left uninitialized) for an unknown level. */
+int nvshmem_init_thread(int requested, int *provided);
+/* NVSHMEM_THREAD_MULTIPLE (when provided is not NULL). */
+void nvshmem_query_thread(int *provided);
 void nvshmem_finalize(void);
 int nvshmem_my_pe(void);
 int nvshmem_n_pes(void);
@@ -288,6 +309,21 @@ SHMEMU_REDUCE_BITWISE_TYPES(SHMEMU_DECLARE_REDUCE_BITWISE)
                                      size_t nreduce);
 SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_DECLARE_REDUCE_ARITH)
 #undef SHMEMU_DECLARE_REDUCE_ARITH
+
+/* Reduce-scatter: source holds team size blocks of nreduce elements; each PE gets in dest the
+ * reduction (in team PE order) of block number (its team rank) of every PE's source. */
+#define SHMEMU_DECLARE_REDUCESCATTER_OP(TYPE, NAME, OP)                                       \
+    int nvshmem_##NAME##_##OP##_reducescatter(nvshmem_team_t team, TYPE *dest,                \
+                                              const TYPE *source, size_t nreduce);
+#define SHMEMU_DECLARE_REDUCESCATTER_BITWISE(TYPE, NAME)                                      \
+    SHMEMU_REDUCE_BITWISE_OPS(SHMEMU_DECLARE_REDUCESCATTER_OP, TYPE, NAME)
+#define SHMEMU_DECLARE_REDUCESCATTER_ARITH(TYPE, NAME)                                        \
+    SHMEMU_REDUCE_ARITH_OPS(SHMEMU_DECLARE_REDUCESCATTER_OP, TYPE, NAME)
+SHMEMU_REDUCE_BITWISE_TYPES(SHMEMU_DECLARE_REDUCESCATTER_BITWISE)
+SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_DECLARE_REDUCESCATTER_ARITH)
+#undef SHMEMU_DECLARE_REDUCESCATTER_ARITH
+#undef SHMEMU_DECLARE_REDUCESCATTER_BITWISE
+#undef SHMEMU_DECLARE_REDUCESCATTER_OP
 
 #ifdef __cplusplus
 }

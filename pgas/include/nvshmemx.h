@@ -48,12 +48,17 @@ typedef struct {
 #define NVSHMEMX_INIT_ATTR_INITIALIZER {NULL, {{0, 0, NULL}}}
 
 /* Returns 0 on success. Accepted flags: 0, NVSHMEMX_INIT_THREAD_PES and
- * NVSHMEMX_INIT_WITH_UNIQUEID (rank and nranks must match this PE and the job). Others
- * print why they are not supported by the threads backend and return non-zero. */
+ * NVSHMEMX_INIT_WITH_UNIQUEID (rank and nranks must match this PE and the job).
+ * NVSHMEMX_INIT_WITH_MPI_COMM and NVSHMEMX_INIT_WITH_SHMEM (bootstraps from an MPI or
+ * OpenSHMEM job, which the threads backend has none of: its PEs are the threads shmemu-run
+ * starts) print what to call instead and return non-zero, the PE left uninitialized. */
 int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr);
 int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t *uniqueid);
 int nvshmemx_set_attr_uniqueid_args(int myrank, int nranks, const nvshmemx_uniqueid_t *uniqueid,
                                     nvshmemx_init_attr_t *attr);
+/* NVSHMEM's former names of nvshmem_init_thread and nvshmem_query_thread. */
+int nvshmemx_init_thread(int requested, int *provided);
+void nvshmemx_query_thread(int *provided);
 /* One of NVSHMEM_STATUS_NOT_INITIALIZED, _IS_BOOTSTRAPPED, _IS_INITIALIZED for this PE. */
 int nvshmemx_init_status(void);
 

@@ -34,7 +34,7 @@
  * reports it.
  *
  * Not provided: communication contexts (shmem_ctx_*), shmem_realloc, shmem_TYPENAME_collect
- * and alltoalls, shmem_team_split_2d, the long double and complex types, and the deprecated
+ * and alltoalls, the long double and complex types, and the deprecated
  * active-set collectives and pre-1.4 atomics. The C11 type-generic interfaces cover the
  * standard C types (see SHMEMU_GENERIC_* in shmemu/typelists.h).
  *
@@ -111,6 +111,13 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                              const shmem_team_config_t *config, long config_mask,
                              shmem_team_t *new_team);
+/* Collective over parent_team: its PEs in rows of xrange; each PE gets the team of its row
+ * (*xaxis_team) and of its column (*yaxis_team). Returns 0, or non-zero with a message
+ * (xrange < 1, too many teams, SHMEM_TEAM_INVALID). */
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                        const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                        long yaxis_mask, shmem_team_t *yaxis_team);
 /* Fills the fields of config selected by config_mask; returns 0, or non-zero for
  * SHMEM_TEAM_INVALID. */
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config);

@@ -32,6 +32,14 @@ static coll_ctx coll_begin(const char *call, int team_id)
     return (coll_ctx){.t = t, .team = team, .rank = rank};
 }
 
+/* In an exported collective, before its work: notes the program's call site for hang
+ * reports (a macro: the return address must be the exported function's). */
+#define NOTE_COLL_CALLER(call)                                                                \
+    do {                                                                                      \
+        pgas_thread *t_ = pgas_require(call);                                                 \
+        PGAS_NOTE_CALLER(t_);                                                                 \
+    } while (0)
+
 static void coll_sync(const coll_ctx *c, const char *call)
 {
     pgas_barrier_wait(c->t, &c->team->barrier, c->team->size, call);
@@ -45,15 +53,21 @@ static const char *peer_copy(const coll_ctx *c, const char *call, const char *wh
                                pgas_team_world_pe(c->team, rank));
 }
 
-int pgas_coll_reduce(const char *call, int team_id, void *dest, const void *source,
-                     size_t nreduce, size_t elem_size, pgas_combine_fn combine)
+/* A reduction, or (scatter) a reduce-scatter: source holds team size blocks of nreduce
+ * elements, and each PE reduces the block of its own team rank (the same block of every
+ * PE's source) into dest. */
+static int reduce(const char *call, int team_id, void *dest, const void *source, size_t nreduce,
+                  size_t elem_size, pgas_combine_fn combine, bool scatter)
 {
     coll_ctx c = coll_begin(call, team_id);
-    if (nreduce > SIZE_MAX / elem_size)
+    size_t blocks = scatter ? (size_t)c.team->size : 1;
+    if (nreduce > SIZE_MAX / elem_size / blocks)
         pgas_fail(call, "nreduce %zu overflows", nreduce);
     size_t bytes = nreduce * elem_size;
     pgas_heap_check_local(c.t, call, "dest", dest, bytes);
-    pgas_heap_check_local(c.t, call, "source", source, bytes);
+    pgas_heap_check_local(c.t, call, "source", source, bytes * blocks);
+    if (scatter)
+        source = (const char *)source + (size_t)c.rank * bytes;
     char *acc = malloc(bytes > 0 ? bytes : 1);
     if (acc == NULL)
         pgas_fail(call, "out of memory for a %zu-byte reduction buffer", bytes);
@@ -68,6 +82,18 @@ int pgas_coll_reduce(const char *call, int team_id, void *dest, const void *sour
     /* dest is complete on this PE only; a third barrier would make it complete everywhere,
      * which NVSHMEM does not promise. The next collective's barrier orders reuse. */
     return 0;
+}
+
+int pgas_coll_reduce(const char *call, int team_id, void *dest, const void *source,
+                     size_t nreduce, size_t elem_size, pgas_combine_fn combine)
+{
+    return reduce(call, team_id, dest, source, nreduce, elem_size, combine, false);
+}
+
+int pgas_coll_reducescatter(const char *call, int team_id, void *dest, const void *source,
+                            size_t nreduce, size_t elem_size, pgas_combine_fn combine)
+{
+    return reduce(call, team_id, dest, source, nreduce, elem_size, combine, true);
 }
 
 int pgas_coll_broadcast(const char *call, int team_id, void *dest, const void *source,
@@ -131,12 +157,14 @@ void nvshmem_sync_all(void)
 {
     const char *call = "nvshmem_sync_all";
     pgas_thread *t = pgas_require(call);
+    PGAS_NOTE_CALLER(t);
     pgas_barrier_wait(t, &t->world->teams[0].barrier, t->world->n_pes, call);
 }
 
 int nvshmem_barrier(nvshmem_team_t team)
 {
     coll_ctx c = coll_begin("nvshmem_barrier", team);
+    PGAS_NOTE_CALLER(c.t);
     coll_sync(&c, "nvshmem_barrier");
     return 0;
 }
@@ -145,6 +173,7 @@ int nvshmem_team_sync(nvshmem_team_t team_id)
 {
     const char *call = "nvshmem_team_sync";
     pgas_thread *t = pgas_require(call);
+    PGAS_NOTE_CALLER(t);
     pgas_team *team = pgas_team_get(t, call, team_id);
     if (pgas_team_my_rank(team, t->pe) < 0)
         pgas_fail(call, "this PE is not a member of team %d", team_id);
@@ -157,17 +186,23 @@ int nvshmem_team_sync(nvshmem_team_t team_id)
 int nvshmem_broadcastmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems,
                          int PE_root)
 {
-    return pgas_coll_broadcast("nvshmem_broadcastmem", team, dest, source, nelems, PE_root);
+    const char *call = "nvshmem_broadcastmem";
+    NOTE_COLL_CALLER(call);
+    return pgas_coll_broadcast(call, team, dest, source, nelems, PE_root);
 }
 
 int nvshmem_fcollectmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    return pgas_coll_fcollect("nvshmem_fcollectmem", team, dest, source, nelems);
+    const char *call = "nvshmem_fcollectmem";
+    NOTE_COLL_CALLER(call);
+    return pgas_coll_fcollect(call, team, dest, source, nelems);
 }
 
 int nvshmem_alltoallmem(nvshmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    return pgas_coll_alltoall("nvshmem_alltoallmem", team, dest, source, nelems);
+    const char *call = "nvshmem_alltoallmem";
+    NOTE_COLL_CALLER(call);
+    return pgas_coll_alltoall(call, team, dest, source, nelems);
 }
 
 static size_t elems_bytes(const char *call, size_t nelems, size_t size)
@@ -182,6 +217,7 @@ static size_t elems_bytes(const char *call, size_t nelems, size_t size)
                                    size_t nelems, int PE_root)                                \
     {                                                                                         \
         const char *call = "nvshmem_" #NAME "_broadcast";                                    \
+        NOTE_COLL_CALLER(call);                                                               \
         return pgas_coll_broadcast(call, team, dest, source,                                  \
                                    elems_bytes(call, nelems, sizeof(TYPE)), PE_root);         \
     }                                                                                         \
@@ -189,6 +225,7 @@ static size_t elems_bytes(const char *call, size_t nelems, size_t size)
                                   size_t nelems)                                              \
     {                                                                                         \
         const char *call = "nvshmem_" #NAME "_fcollect";                                     \
+        NOTE_COLL_CALLER(call);                                                               \
         return pgas_coll_fcollect(call, team, dest, source,                                   \
                                   elems_bytes(call, nelems, sizeof(TYPE)));                   \
     }                                                                                         \
@@ -196,6 +233,7 @@ static size_t elems_bytes(const char *call, size_t nelems, size_t size)
                                   size_t nelems)                                              \
     {                                                                                         \
         const char *call = "nvshmem_" #NAME "_alltoall";                                     \
+        NOTE_COLL_CALLER(call);                                                               \
         return pgas_coll_alltoall(call, team, dest, source,                                   \
                                   elems_bytes(call, nelems, sizeof(TYPE)));                   \
     }
@@ -221,8 +259,18 @@ SHMEMU_RMA_TYPES(DEFINE_COLL)
     int nvshmem_##NAME##_##OP##_reduce(nvshmem_team_t team, TYPE *dest, const TYPE *source,   \
                                        size_t nreduce)                                        \
     {                                                                                         \
-        return pgas_coll_reduce("nvshmem_" #NAME "_" #OP "_reduce", team, dest, source,       \
-                                nreduce, sizeof(TYPE), combine_##NAME##_##OP);                \
+        const char *call = "nvshmem_" #NAME "_" #OP "_reduce";                                \
+        NOTE_COLL_CALLER(call);                                                               \
+        return pgas_coll_reduce(call, team, dest, source, nreduce, sizeof(TYPE),              \
+                                combine_##NAME##_##OP);                                       \
+    }                                                                                         \
+    int nvshmem_##NAME##_##OP##_reducescatter(nvshmem_team_t team, TYPE *dest,                \
+                                              const TYPE *source, size_t nreduce)             \
+    {                                                                                         \
+        const char *call = "nvshmem_" #NAME "_" #OP "_reducescatter";                         \
+        NOTE_COLL_CALLER(call);                                                               \
+        return pgas_coll_reducescatter(call, team, dest, source, nreduce, sizeof(TYPE),       \
+                                       combine_##NAME##_##OP);                                \
     }
 
 #define DEFINE_REDUCE_BITWISE(TYPE, NAME)                                                     \

@@ -60,6 +60,8 @@ void pgas_config_read(pgas_config *config)
     config->spin_polls =
         (int)shmemu_env_int("SHMEMU_SPIN", 0, 100000000LL, DEFAULT_SPIN_POLLS);
     config->no_ptr = shmemu_env_bool("SHMEMU_NO_PTR", false);
+    config->strict_device =
+        shmemu_env_bool("SHMEMU_STRICT_DEVICE", shmemu_strict_device_default(-1) != 0);
 
     pgas_sched_config_read(config);
 

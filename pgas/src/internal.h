@@ -37,7 +37,12 @@
 #include "shmemu/pgas.h"
 
 #define PGAS_MAX_TEAMS 64
-#define PGAS_TEAM_PREDEFINED 3 /* WORLD, SHARED, NODE */
+/* WORLD, SHARED, NODE, SAME_MYPE_NODE, SAME_GPU, GPU_LEADERS (NVSHMEM's ids 0..5) */
+#define PGAS_TEAM_PREDEFINED 6
+/* The predefined teams whose members differ per PE: each is the calling PE alone (one node,
+ * one PE per emulated GPU), kept in its pgas_pe (team.c). */
+#define PGAS_TEAM_SAME_MYPE_NODE 3
+#define PGAS_TEAM_SAME_GPU 4
 #define PGAS_LABEL_LEN 64
 #define PGAS_HANG_EXIT_STATUS 3
 
@@ -50,6 +55,7 @@ typedef struct pgas_config {
     uint64_t check_seed;    /* SHMEMU_CHECK_SEED */
     int spin_polls;         /* SHMEMU_SPIN */
     bool no_ptr;            /* SHMEMU_NO_PTR */
+    bool strict_device;     /* SHMEMU_STRICT_DEVICE (default: shmemu_strict_device_default) */
     int n_cores;            /* online CPUs */
     bool under_valgrind;
     /* deterministic scheduling (sched.c; docs/sched.md) */
@@ -158,6 +164,8 @@ typedef struct pgas_reuse_slot {
 
 typedef struct pgas_pe {
     int id;
+    /* NVSHMEMX_TEAM_SAME_MYPE_NODE and NVSHMEMI_TEAM_SAME_GPU: this PE alone (team.c) */
+    pgas_team self_team;
     _Atomic int init_status;  /* NVSHMEM_STATUS_* */
     _Atomic int init_calls;   /* 1 once the PE has been initialized (a second init is misuse) */
     pgas_heap_allocator heap; /* touched only by the PE's host thread, in collectives */
@@ -190,6 +198,13 @@ typedef struct pgas_pe {
 
 typedef struct pgas_pending pgas_pending; /* delivery.c */
 
+/* Where the program made a call: a return address into it (pc), or a file and line. */
+typedef struct pgas_call_site {
+    const void *pc;
+    const char *file;
+    int line;
+} pgas_call_site;
+
 typedef struct pgas_wait_record {
     _Atomic int active;
     _Atomic uintptr_t addr;
@@ -201,11 +216,19 @@ typedef struct pgas_wait_record {
     _Atomic uint64_t since_ns;
     _Atomic uint64_t fiber; /* the emulated thread that waits: x | y << 21 | z << 42, plus 1 */
     _Atomic uintptr_t caller; /* the return address into the program (PGAS_NOTE_CALLER), or 0 */
+    /* the site a layer above pgas noted (pgas_thread_note_site), which the report names when
+     * the caller above is 0 or lies in runtime code: a return address, or a file and line */
+    _Atomic uintptr_t site_pc;
+    _Atomic(const char *) site_file;
+    _Atomic int site_line;
 } pgas_wait_record;
 
 struct pgas_thread {
     struct pgas_world *world;
     int pe;
+    /* a PE's own thread (the one its main or body runs on), not a stream's or a block's: in
+     * strict mode a device-only NVSHMEM call made here is an error (device_only.c) */
+    bool host;
     /* This PE's own heap as the backend maps it (its ptr(pe, 0)), cached at attach: the check
      * that an address is local, on every put, costs no call into the backend. */
     char *heap_base;
@@ -234,6 +257,10 @@ struct pgas_thread {
      * reports name the source line (sched_report.c); touched by this thread only */
     const void *caller;
     const char *caller_call;
+    /* the program's position of the emulator's or the CUDA layer's call in progress
+     * (pgas_thread_note_site), for the waits that call makes through runtime code; touched
+     * by this thread only */
+    pgas_call_site site;
 };
 
 /* At the entry of an API call that may wait, after pgas_require: remembers the return
@@ -263,6 +290,11 @@ typedef struct pgas_world {
      * their globals are symmetric like the heap (heap.c's translation). */
     const struct pgas_image *image;
 } pgas_world;
+
+/* Strict mode (SHMEMU_STRICT_DEVICE, device_only.c): fails, naming the call, when t is a PE's
+ * host thread of an NVSHMEM program; a no-op otherwise. Called by the calls NVSHMEM declares
+ * __device__ only (put-with-signal, signal_fetch, signal_wait_until, wait_until, test). */
+void pgas_check_device_only(const pgas_thread *t, const char *call);
 
 /* ---- who am I (self.c, the bottom layer) --------------------------------------------- */
 
@@ -402,6 +434,9 @@ void pgas_barrier_wait(pgas_thread *self, pgas_barrier *barrier, int n_members,
 typedef void (*pgas_combine_fn)(void *acc, const void *in, size_t n);
 int pgas_coll_reduce(const char *call, int team_id, void *dest, const void *source,
                      size_t nreduce, size_t elem_size, pgas_combine_fn combine);
+/* source: team size blocks of nreduce elements; dest: the reduction of the caller's block. */
+int pgas_coll_reducescatter(const char *call, int team_id, void *dest, const void *source,
+                            size_t nreduce, size_t elem_size, pgas_combine_fn combine);
 int pgas_coll_broadcast(const char *call, int team_id, void *dest, const void *source,
                         size_t bytes, int root);
 int pgas_coll_fcollect(const char *call, int team_id, void *dest, const void *source,

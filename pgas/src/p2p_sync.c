@@ -59,6 +59,7 @@ static void acquire_at(const ivar_set *s, size_t i)
 static pgas_thread *check_set(const ivar_set *s)
 {
     pgas_thread *t = pgas_require(s->call);
+    pgas_check_device_only(t, s->call);
     t->caller = s->caller;
     t->caller_call = t->api_call;
     if (!pgas_cmp_valid(s->cmp))

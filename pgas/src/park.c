@@ -29,6 +29,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -210,8 +211,14 @@ static void record_wait(pgas_thread *t, const wait_condition *c, const char *cal
     atomic_exchange(&r->value, c->value);
     atomic_exchange(&r->call, call);
     atomic_exchange(&r->what, what);
-    /* the program's call site, if this API call noted it (not a stale one of another call) */
-    atomic_exchange(&r->caller, t->caller_call == t->api_call ? (uintptr_t)t->caller : 0);
+    /* the program's call site, if this API call noted it: not a stale one of an earlier call
+     * (the emulator's own waits, a grid sync, make no API call that would replace it) */
+    bool noted = t->caller_call != NULL && t->caller_call == t->api_call && call != NULL &&
+                 strcmp(t->caller_call, call) == 0;
+    atomic_exchange(&r->caller, noted ? (uintptr_t)t->caller : 0);
+    atomic_exchange(&r->site_pc, (uintptr_t)t->site.pc);
+    atomic_exchange(&r->site_file, t->site.file);
+    atomic_exchange(&r->site_line, t->site.line);
     atomic_exchange(&r->since_ns, pgas_now_ns());
     atomic_exchange(&r->active, 1);
 }
@@ -225,6 +232,25 @@ void pgas_thread_set_wait_hook(bool (*hook)(void *ctx), void *ctx)
 {
     wait_hook = hook;
     wait_hook_ctx = ctx;
+}
+
+/* Runs the wait hook for t's waiting fiber. The fibers it runs make API calls of their own
+ * on the same pgas_thread, which overwrite the call in progress and its call sites; they
+ * are this fiber's again when it resumes, so that its wait record names its own call and
+ * line, and its later writes its own call. */
+static bool run_wait_hook(pgas_thread *t)
+{
+    if (t == NULL)
+        return wait_hook(wait_hook_ctx);
+    const char *api_call = t->api_call, *caller_call = t->caller_call;
+    const void *caller = t->caller;
+    pgas_call_site site = t->site;
+    bool ran = wait_hook(wait_hook_ctx);
+    t->api_call = api_call;
+    t->caller_call = caller_call;
+    t->caller = caller;
+    t->site = site;
+    return ran;
 }
 
 /* Deterministic mode: the wait is a sync point; while the condition is false the thread
@@ -241,7 +267,7 @@ static bool wait_deterministic(pgas_thread *t, wait_condition *c, const char *ca
         if (condition_holds(c))
             break;
         other_pollers = false;
-        if (wait_hook != NULL && wait_hook(wait_hook_ctx))
+        if (wait_hook != NULL && run_wait_hook(t))
             continue; /* other fibers of this block ran: check again */
         if (t->n_pending > 0) {
             /* About to give the turn away blocked: deliver this thread's queued puts (all of
@@ -302,7 +328,7 @@ static bool wait_until_holds(wait_condition *c, const char *call, const char *wh
     uint64_t sleep_ns = SLEEP_MIN_NS;
     double timeout_s = t != NULL ? t->world->config.hang_timeout_s : 0.0;
     for (;;) {
-        if (wait_hook != NULL && wait_hook(wait_hook_ctx)) {
+        if (wait_hook != NULL && run_wait_hook(t)) {
             /* Other fibers of this thread ran (and may have waited themselves): check
              * again, and restore this wait's record, before parking. */
             if (condition_holds(c))

@@ -49,6 +49,7 @@ static void put_signal_bytes(const char *call, void *dest, const void *source, s
                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi)
 {
     pgas_thread *t = pgas_require(call);
+    pgas_check_device_only(t, call);
     if (!pgas_signal_op_valid(sig_op))
         pgas_fail(call, "unknown signal operation %d; use NVSHMEM_SIGNAL_SET (%d) or "
                         "NVSHMEM_SIGNAL_ADD (%d)", sig_op, NVSHMEM_SIGNAL_SET, NVSHMEM_SIGNAL_ADD);

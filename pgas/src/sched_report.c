@@ -103,16 +103,40 @@ static void describe_word(const pgas_world *world, const volatile void *addr, ch
     pgas_describe_address(world, addr, out, len);
 }
 
+/* Code of shmemu itself: a source file of the runtime, whose line would not be the
+ * program's, or a header of its layers (inline wrappers), which the program's line called. */
+static bool in_runtime_source(const char *where)
+{
+    return strstr(where, "pgas/src/") != NULL || strstr(where, "emu/src/") != NULL ||
+           strstr(where, "cuda/src/") != NULL;
+}
+
+static bool in_layer_header(const char *where)
+{
+    return strstr(where, "cuda/include/") != NULL || strstr(where, "emu/include/") != NULL ||
+           strstr(where, "pgas/include/") != NULL || strstr(where, "include/shmemu/") != NULL;
+}
+
+static bool has_line(const char *where)
+{
+    return where[0] != '\0' && where[0] != '?' && strstr(where, ":?") == NULL &&
+           strstr(where, ":0") != where + strlen(where) - 2;
+}
+
 /* The program's source line for a return address: "file.c:42 (in main)", by dladdr (the
- * object and its load address) and addr2line (binutils; the line needs -g). Without them,
- * "object+0xoffset", which addr2line -e object turns into the line by hand. Runs only
+ * object and its load address) and addr2line (binutils; the line needs -g). With -i,
+ * addr2line follows inlining outwards: a call made in an inline wrapper of a layer's header
+ * (cuda::atomic_ref's load, a cooperative group's sync) is named at the program's line that
+ * the wrapper was inlined into. Without line information, "object+0xoffset", which
+ * addr2line -e object turns into the line by hand. Nothing (out[0] == 0) when the address
+ * is in the runtime's own code. True when out names a line. Runs only
  * while a report is printed (the process then exits), so a child process is fine. */
-static void describe_caller(uintptr_t pc, char *out, size_t len)
+static bool describe_caller(uintptr_t pc, char *out, size_t len)
 {
     out[0] = '\0';
     Dl_info info, self;
     if (pc == 0 || dladdr((void *)pc, &info) == 0 || info.dli_fbase == NULL)
-        return;
+        return false;
     const char *object = info.dli_fname;
     char exe[PATH_MAX];
     if (dladdr((void *)describe_caller, &self) != 0 && self.dli_fbase == info.dli_fbase) {
@@ -120,7 +144,7 @@ static void describe_caller(uintptr_t pc, char *out, size_t len)
          * which would name addr2line in addr2line */
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
         if (n <= 0)
-            return;
+            return false;
         exe[n] = '\0';
         object = exe;
     }
@@ -135,32 +159,62 @@ static void describe_caller(uintptr_t pc, char *out, size_t len)
     size_t cmd_len = 0;
     FILE *m = open_memstream(&cmd, &cmd_len);
     if (m == NULL)
-        return;
-    fputs("addr2line -f -C -e ", m);
+        return false;
+    fputs("addr2line -f -C -i -e ", m);
     pgas_sched_put_quoted(m, object);
     fprintf(m, " 0x%llx 2>/dev/null", (unsigned long long)at);
     fclose(m);
-    char func[256] = "", where[512] = "";
+    /* the frames, innermost first: the first one outside shmemu's code and headers, else
+     * the innermost one in a header (a wrapper not inlined, at -O0) */
+    char func[256] = "", where[512] = "", best_func[256] = "", best[512] = "";
+    bool found = false, any = false;
     FILE *p = popen(cmd, "r");
     free(cmd);
     if (p != NULL) {
-        if (fgets(func, sizeof func, p) == NULL || fgets(where, sizeof where, p) == NULL)
-            where[0] = '\0';
+        while (fgets(func, sizeof func, p) != NULL && fgets(where, sizeof where, p) != NULL) {
+            func[strcspn(func, "\n")] = '\0';
+            where[strcspn(where, " \n")] = '\0'; /* "file:line (discriminator 1)" */
+            if (found || !has_line(where))
+                continue;
+            /* a site inside the runtime (an OpenSHMEM call that went through its NVSHMEM
+             * twin, a block call's first thread) would name the wrong line: not that */
+            if (in_runtime_source(where)) {
+                any = true;
+                continue;
+            }
+            if (in_layer_header(where) && best[0] != '\0')
+                continue;
+            snprintf(best_func, sizeof best_func, "%s", func);
+            snprintf(best, sizeof best, "%s", where);
+            found = !in_layer_header(where);
+        }
         pclose(p);
     }
-    func[strcspn(func, "\n")] = '\0';
-    where[strcspn(where, " \n")] = '\0'; /* "file:line (discriminator 1)" */
-    /* a site inside the runtime (an OpenSHMEM call that went through its NVSHMEM twin
-     * without a tail call) would name the wrong line: say nothing rather than that */
-    if (strstr(where, "pgas/src/") != NULL || strstr(where, "emu/src/") != NULL)
-        return;
-    if (where[0] != '\0' && where[0] != '?' && strstr(where, ":?") == NULL &&
-        strstr(where, ":0") != where + strlen(where) - 2)
-        snprintf(out, len, "%s (in %s)", where, func[0] != '\0' ? func : "??");
-    else
+    if (best[0] != '\0') {
+        snprintf(out, len, "%s (in %s)", best, best_func[0] != '\0' ? best_func : "??");
+        return true;
+    }
+    if (!any)
         snprintf(out, len, "%s+0x%llx (no line information: build with -g; addr2line, from "
                  "binutils, names the line)", info.dli_fname != NULL && info.dli_fname[0] != '\0'
                  ? info.dli_fname : object, (unsigned long long)at);
+    return false;
+}
+
+/* The "called at" of a wait: its API call's own site, else the site that the emulator or the
+ * CUDA layer noted for the call that made the wait (a return address, or a file and line). */
+static void describe_wait_site(const pgas_wait_record *r, char *out, size_t len)
+{
+    char own[768], noted[768];
+    const char *file = atomic_load(&r->site_file);
+    if (describe_caller(atomic_load(&r->caller), own, sizeof own))
+        snprintf(out, len, "%s", own);
+    else if (describe_caller(atomic_load(&r->site_pc), noted, sizeof noted))
+        snprintf(out, len, "%s", noted);
+    else if (file != NULL)
+        snprintf(out, len, "%s:%d", file, atomic_load(&r->site_line));
+    else /* "object+0x...", without line information, or nothing */
+        snprintf(out, len, "%s", own[0] != '\0' ? own : noted);
 }
 
 static void print_value(FILE *f, pgas_kind kind, uint64_t v)
@@ -226,7 +280,7 @@ int pgas_report_waits(pgas_world *world, FILE *f, const char *indent)
             fprintf(f, "\n");
         }
         char site[768];
-        describe_caller(atomic_load(&r->caller), site, sizeof site);
+        describe_wait_site(r, site, sizeof site);
         if (site[0] != '\0')
             fprintf(f, "%s    called at %s\n", indent, site);
         edge[i] = -1;

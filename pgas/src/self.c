@@ -32,6 +32,12 @@ void pgas_thread_note_call(const char *call)
         self->api_call = call;
 }
 
+void pgas_thread_note_site(const void *pc, const char *file, int line)
+{
+    if (self != NULL)
+        self->site = (pgas_call_site){.pc = pc, .file = file, .line = line};
+}
+
 /* ---- the emulator's hooks of this thread (pgas_emu.h) -------------------------------- */
 
 static _Thread_local uint64_t (*fiber_hook)(void *ctx);

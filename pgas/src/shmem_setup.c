@@ -188,6 +188,32 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
     return rc;
 }
 
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                        const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                        long yaxis_mask, shmem_team_t *yaxis_team)
+{
+    const char *call = "shmem_team_split_2d";
+    (void)xaxis_config; /* contexts are not supported */
+    (void)xaxis_mask;
+    (void)yaxis_config;
+    (void)yaxis_mask;
+    if (xaxis_team == NULL || yaxis_team == NULL)
+        pgas_fail(call, "xaxis_team and yaxis_team must not be NULL; pass the addresses of two "
+                        "shmem_team_t");
+    *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+    nvshmem_team_t parent = pgas_shmem_team_id(parent_team, call);
+    if (parent == NVSHMEM_TEAM_INVALID)
+        return 1;
+    nvshmem_team_t x = NVSHMEM_TEAM_INVALID, y = NVSHMEM_TEAM_INVALID;
+    int rc = nvshmem_team_split_2d(parent, xrange, NULL, 0, &x, NULL, 0, &y);
+    if (rc == 0) {
+        *xaxis_team = pgas_shmem_team_handle(x);
+        *yaxis_team = pgas_shmem_team_handle(y);
+    }
+    return rc;
+}
+
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
 {
     const char *call = "shmem_team_get_config";

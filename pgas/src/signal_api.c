@@ -31,6 +31,7 @@ uint64_t nvshmem_signal_fetch(const uint64_t *sig_addr)
 {
     const char *call = "nvshmem_signal_fetch";
     pgas_thread *t = pgas_require(call);
+    pgas_check_device_only(t, call);
     pgas_heap_check_local(t, call, "sig_addr", sig_addr, sizeof *sig_addr);
     uint64_t v = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
     pgas_hb_after(sig_addr);
@@ -41,6 +42,7 @@ uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_val
 {
     const char *call = "nvshmem_signal_wait_until";
     pgas_thread *t = pgas_require(call);
+    pgas_check_device_only(t, call);
     PGAS_NOTE_CALLER(t);
     if (!pgas_cmp_valid(cmp))
         pgas_fail(call, "unknown comparison %d; use NVSHMEM_CMP_EQ, _NE, _GT, _LE, _LT or _GE "

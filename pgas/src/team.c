@@ -3,7 +3,11 @@
  *
  * A team is (start, stride, size) in world PEs; splitting a strided team with a stride
  * gives a strided team again, so every team keeps that form. Team ids index the job's team
- * table; ids 0..2 are WORLD, SHARED and NODE, which all hold every PE of this one-node job.
+ * table; ids 0..5 are NVSHMEM's predefined teams of this one-node job with one PE per
+ * emulated GPU: WORLD, SHARED, NODE and GPU_LEADERS hold every PE, and SAME_MYPE_NODE and
+ * SAME_GPU hold the calling PE alone, so their id names a different team on each PE: it
+ * resolves to the PE's own self_team (pgas_pe), not to the shared table.
+ * A 2-D split is a sequence of strided splits, one per row and one per column.
  * A split is collective over the parent: the parent's PE 0 claims a free slot and publishes
  * its id, and a parent barrier on each side of that makes every member read the same id.
  */
@@ -21,6 +25,13 @@ void pgas_teams_init(pgas_world *world)
         team->stride = 1;
         team->size = world->n_pes;
     }
+    for (int pe = 0; pe < world->n_pes; pe++) {
+        pgas_team *self = &world->pes[pe].self_team;
+        atomic_init(&self->in_use, 1);
+        self->start = pe;
+        self->stride = 1;
+        self->size = 1;
+    }
 }
 
 pgas_team *pgas_team_get(const pgas_thread *t, const char *call, int team_id)
@@ -30,6 +41,8 @@ pgas_team *pgas_team_get(const pgas_thread *t, const char *call, int team_id)
         pgas_fail(call, "team %d is not a valid team (NVSHMEM_TEAM_INVALID, destroyed, or never "
                         "created); pass NVSHMEM_TEAM_WORLD or a team from "
                         "nvshmem_team_split_strided", team_id);
+    if (team_id == PGAS_TEAM_SAME_MYPE_NODE || team_id == PGAS_TEAM_SAME_GPU)
+        return &t->world->pes[t->pe].self_team;
     return &t->world->teams[team_id];
 }
 
@@ -76,19 +89,12 @@ int nvshmem_team_translate_pe(nvshmem_team_t src_team, int src_pe, nvshmem_team_
     return pgas_team_my_rank(dst, pgas_team_world_pe(src, src_pe));
 }
 
-int nvshmem_team_split_strided(nvshmem_team_t parent_team, int start, int stride, int size,
-                               const nvshmem_team_config_t *config, long config_mask,
-                               nvshmem_team_t *new_team)
+/* The collective core of a strided split of parent_team (a valid team of which t's PE is a
+ * member): *new_team is the new team for its members, NVSHMEM_TEAM_INVALID for the others. */
+static int split(pgas_thread *t, const char *call, nvshmem_team_t parent_team, int start,
+                 int stride, int size, nvshmem_team_t *new_team)
 {
-    const char *call = "nvshmem_team_split_strided";
-    pgas_thread *t = pgas_require(call);
-    (void)config;
-    (void)config_mask;
-    if (new_team == NULL)
-        pgas_fail(call, "new_team is NULL; pass the address of an nvshmem_team_t");
     *new_team = NVSHMEM_TEAM_INVALID;
-    if (parent_team == NVSHMEM_TEAM_INVALID)
-        return 0; /* a PE outside the parent takes no part, as in NVSHMEM */
     pgas_team *parent = pgas_team_get(t, call, parent_team);
     int my_rank = pgas_team_my_rank(parent, t->pe);
     if (my_rank < 0)
@@ -140,13 +146,82 @@ int nvshmem_team_split_strided(nvshmem_team_t parent_team, int start, int stride
     return 0;
 }
 
+int nvshmem_team_split_strided(nvshmem_team_t parent_team, int start, int stride, int size,
+                               const nvshmem_team_config_t *config, long config_mask,
+                               nvshmem_team_t *new_team)
+{
+    const char *call = "nvshmem_team_split_strided";
+    pgas_thread *t = pgas_require(call);
+    (void)config;
+    (void)config_mask;
+    if (new_team == NULL)
+        pgas_fail(call, "new_team is NULL; pass the address of an nvshmem_team_t");
+    *new_team = NVSHMEM_TEAM_INVALID;
+    if (parent_team == NVSHMEM_TEAM_INVALID)
+        return 0; /* a PE outside the parent takes no part, as in NVSHMEM */
+    return split(t, call, parent_team, start, stride, size, new_team);
+}
+
+int nvshmem_team_split_2d(nvshmem_team_t parent_team, int xrange,
+                          const nvshmem_team_config_t *xaxis_config, long xaxis_mask,
+                          nvshmem_team_t *xaxis_team, const nvshmem_team_config_t *yaxis_config,
+                          long yaxis_mask, nvshmem_team_t *yaxis_team)
+{
+    const char *call = "nvshmem_team_split_2d";
+    pgas_thread *t = pgas_require(call);
+    (void)xaxis_config;
+    (void)xaxis_mask;
+    (void)yaxis_config;
+    (void)yaxis_mask;
+    if (xaxis_team == NULL || yaxis_team == NULL)
+        pgas_fail(call, "xaxis_team and yaxis_team must not be NULL; pass the addresses of two "
+                        "nvshmem_team_t");
+    *xaxis_team = *yaxis_team = NVSHMEM_TEAM_INVALID;
+    if (parent_team == NVSHMEM_TEAM_INVALID)
+        return 0;
+    pgas_team *parent = pgas_team_get(t, call, parent_team);
+    if (pgas_team_my_rank(parent, t->pe) < 0)
+        pgas_fail(call, "this PE is not a member of parent team %d", parent_team);
+    int n = parent->size;
+    if (xrange < 1) {
+        pgas_complain(call, "xrange %d is not positive; pass the number of PEs per row (>= 1)",
+                      xrange);
+        return 1;
+    }
+    int cols = xrange < n ? xrange : n;
+    int rows = (n + cols - 1) / cols;
+    /* Every member makes every split, in the same order, keeping the one it belongs to. */
+    for (int r = 0; r < rows; r++) {
+        int size = n - r * cols < cols ? n - r * cols : cols;
+        nvshmem_team_t got;
+        if (split(t, call, parent_team, r * cols, 1, size, &got) != 0)
+            goto fail;
+        if (got != NVSHMEM_TEAM_INVALID)
+            *xaxis_team = got;
+    }
+    for (int c = 0; c < cols; c++) {
+        nvshmem_team_t got;
+        if (split(t, call, parent_team, c, cols, (n - c + cols - 1) / cols, &got) != 0)
+            goto fail;
+        if (got != NVSHMEM_TEAM_INVALID)
+            *yaxis_team = got;
+    }
+    return 0;
+fail:
+    /* Every member failed at the same split: each destroys what it got, with its team. */
+    nvshmem_team_destroy(*xaxis_team);
+    nvshmem_team_destroy(*yaxis_team);
+    *xaxis_team = *yaxis_team = NVSHMEM_TEAM_INVALID;
+    return 1;
+}
+
 void nvshmem_team_destroy(nvshmem_team_t team_id)
 {
     const char *call = "nvshmem_team_destroy";
     pgas_thread *t = pgas_require(call);
     if (team_id == NVSHMEM_TEAM_INVALID)
         return;
-    if (team_id < PGAS_TEAM_PREDEFINED)
+    if (team_id >= 0 && team_id < PGAS_TEAM_PREDEFINED)
         pgas_fail(call, "team %d is predefined and cannot be destroyed", team_id);
     pgas_team *team = pgas_team_get(t, call, team_id);
     int rank = pgas_team_my_rank(team, t->pe);

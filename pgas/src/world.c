@@ -94,6 +94,7 @@ static pgas_thread *take_over(pgas_thread *t)
     t->n_armed = 0;
     t->ent = NULL;
     t->api_call = NULL;
+    t->site = (pgas_call_site){0};
     (void)atomic_exchange(&t->live, 1);
     return t;
 }
@@ -208,6 +209,7 @@ static void *pe_thread_main(void *arg)
 {
     pe_start *start = arg;
     pgas_thread *t = thread_attach(start->world, start->pe, "host", NULL);
+    t->host = true;
     if (t->world->sched != NULL)
         pgas_sched_attach(t, true);
     if (start->fn != NULL)
@@ -324,7 +326,9 @@ static pgas_thread *attach_implicit_job(const char *call)
                         "threads; build it with bin/shmemu-cc (which links shmemu's main) or "
                         "start PEs with shmemu_launch()", n);
     pgas_world *world = world_create(1);
-    return thread_attach(world, 0, "host", NULL);
+    pgas_thread *t = thread_attach(world, 0, "host", NULL);
+    t->host = true;
+    return t;
 }
 
 static void init_this_pe(const char *call)
@@ -350,14 +354,51 @@ static void init_this_pe(const char *call)
 
 void nvshmem_init(void) { init_this_pe("nvshmem_init"); }
 
+/* Every PE's threads may call the runtime at once (streams, blocks, the host thread), so
+ * every level is provided, as NVSHMEM_THREAD_MULTIPLE. */
+int nvshmem_init_thread(int requested, int *provided)
+{
+    const char *call = "nvshmem_init_thread";
+    if (requested < NVSHMEM_THREAD_SINGLE || requested > NVSHMEM_THREAD_MULTIPLE) {
+        pgas_complain(call, "unknown thread level %d; use NVSHMEM_THREAD_SINGLE (%d), "
+                            "NVSHMEM_THREAD_FUNNELED (%d), NVSHMEM_THREAD_SERIALIZED (%d) or "
+                            "NVSHMEM_THREAD_MULTIPLE (%d)", requested, NVSHMEM_THREAD_SINGLE,
+                      NVSHMEM_THREAD_FUNNELED, NVSHMEM_THREAD_SERIALIZED,
+                      NVSHMEM_THREAD_MULTIPLE);
+        return 1;
+    }
+    init_this_pe(call);
+    if (provided != NULL)
+        *provided = NVSHMEM_THREAD_MULTIPLE;
+    return 0;
+}
+
+void nvshmem_query_thread(int *provided)
+{
+    if (provided != NULL)
+        *provided = NVSHMEM_THREAD_MULTIPLE;
+}
+
+int nvshmemx_init_thread(int requested, int *provided)
+{
+    return nvshmem_init_thread(requested, provided);
+}
+
+void nvshmemx_query_thread(int *provided) { nvshmem_query_thread(provided); }
+
 int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr)
 {
     const char *call = "nvshmemx_init_attr";
     const unsigned known = NVSHMEMX_INIT_THREAD_PES | NVSHMEMX_INIT_WITH_UNIQUEID;
     if (flags & ~known) {
-        pgas_complain(call, "flags 0x%x are not supported by the threads backend (only "
-                            "NVSHMEMX_INIT_WITH_UNIQUEID and NVSHMEMX_INIT_THREAD_PES are); "
-                            "MPI and SHMEM bootstraps need the MPI backend", flags & ~known);
+        /* No MPI or OpenSHMEM job exists to bootstrap from: the PEs are this process's
+         * threads, started by shmemu-run (or SHMEMU_NPES), and already form the job. */
+        pgas_complain(call, "flags 0x%x are not supported by the threads backend: "
+                            "NVSHMEMX_INIT_WITH_MPI_COMM and NVSHMEMX_INIT_WITH_SHMEM "
+                            "bootstrap from an MPI or OpenSHMEM job, and here every PE is a "
+                            "thread that shmemu-run -n N starts; call nvshmem_init() (or "
+                            "nvshmemx_init_attr with 0, NVSHMEMX_INIT_THREAD_PES or "
+                            "NVSHMEMX_INIT_WITH_UNIQUEID) instead", flags & ~known);
         return 1;
     }
     if (flags & NVSHMEMX_INIT_WITH_UNIQUEID) {

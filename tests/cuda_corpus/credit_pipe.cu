@@ -58,6 +58,10 @@ __global__ void pipe(int *ring, uint64_t *full, unsigned long long *credits, lon
 #endif
             }
             __syncthreads();
+            /* Every reader fences: NVSHMEM's wait is a relaxed poll on the GPU, and without
+             * the fence the slot's plain loads can hit the block's L1 copy of the previous
+             * lap (measured on an H100, docs/cuda-corpus.md "On a GPU"). */
+            __threadfence();
             sum += ring[(i % SLOTS) * WIDTH + threadIdx.x];
             __syncthreads();
             if (threadIdx.x == 0)

@@ -5,10 +5,16 @@
  * with cudaStreamBeginCapture / cudaStreamEndCapture, instantiated once and launched STEPS
  * times with cudaGraphLaunch.
  *
- * Expect: after STEPS replays, halo[0] = STEPS * 1000 + prev (the last step's boundary of the
- * previous PE) and every interior value = STEPS.
- * -DBROKEN_NO_BARRIER: the barrier is left out of the captured step: the next replay's kernel
- * overwrites the boundary while the neighbour's put is in flight, and reads a stale halo.
+ * The halo is double-buffered by step parity: step s reads the slot the previous PE's step
+ * s - 1 filled and puts into the other, so a PE a step ahead never writes the slot its
+ * neighbour is still to read (with one slot, step s's put raced with the neighbour's step-s
+ * read: the first version of this program failed on an H100 and under shmemu's scheduler).
+ *
+ * Expect: step s saw the previous PE's boundary of step s - 1, the last step's boundary sits
+ * in halo[STEPS % 2], and every interior value = STEPS.
+ * -DBROKEN_NO_BARRIER: the barrier is left out of the captured step: a step's read of its
+ * halo is no longer ordered after the previous PE's put of the step before, and it can read
+ * the slot's older value.
  */
 #include "common.h"
 
@@ -21,9 +27,10 @@ __global__ void step_kernel(int *v, int *halo, int *boundary, int *seen, int myp
     v[i] += 1;
     __syncthreads();
     if (i == 0) {
-        seen[v[0] - 1] = halo[0]; /* the halo the previous step delivered */
-        *boundary = v[0] * 1000 + mype;
-        nvshmem_int_put_nbi(halo, boundary, 1, (mype + 1) % npes);
+        int s = v[0]; /* this step, 1..STEPS */
+        seen[s - 1] = halo[(s - 1) % 2]; /* the halo the previous step delivered */
+        *boundary = s * 1000 + mype;
+        nvshmem_int_put_nbi(halo + s % 2, boundary, 1, (mype + 1) % npes);
         nvshmem_quiet();
     }
 }
@@ -38,7 +45,7 @@ int main(void)
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
     int *v = (int *)nvshmem_calloc(N, sizeof(int));
-    int *halo = (int *)nvshmem_calloc(1, sizeof(int));
+    int *halo = (int *)nvshmem_calloc(2, sizeof(int));
     int *boundary = (int *)nvshmem_calloc(1, sizeof(int));
     int *seen;
     CUDA_CHECK(cudaMalloc(&seen, STEPS * sizeof(int)));
@@ -58,16 +65,16 @@ int main(void)
     nvshmemx_barrier_all_on_stream(stream);
     CUDA_CHECK(cudaStreamSynchronize(stream));
 
-    int host_v[N], host_seen[STEPS], host_halo;
+    int host_v[N], host_seen[STEPS], host_halo[2];
     CUDA_CHECK(cudaMemcpy(host_v, v, sizeof(host_v), cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(host_seen, seen, sizeof(host_seen), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(&host_halo, halo, sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(host_halo, halo, sizeof(host_halo), cudaMemcpyDeviceToHost));
     int prev = (mype - 1 + npes) % npes, errors = 0;
     for (int i = 0; i < N; i++)
         errors += host_v[i] != STEPS;
     for (int s = 1; s < STEPS; s++) /* step s saw the previous PE's boundary of step s - 1 */
         errors += host_seen[s] != s * 1000 + prev;
-    errors += host_halo != STEPS * 1000 + prev;
+    errors += host_halo[STEPS % 2] != STEPS * 1000 + prev;
     CORPUS_RESULT("graph_step", errors);
 
     CUDA_CHECK(cudaGraphExecDestroy(exec));

@@ -11,7 +11,11 @@
  *                       __dadd_rn __dsub_rn __dmul_rn __ddiv_rn __dsqrt_rn __fma_rn (the
  *                       other rounding modes, _rz _ru _rd, are not provided);
  *   pi-scaled           sinpif cospif sincospif sinpi cospi sincospi;
- *   others              __saturatef exp10f (glibc) norm3df rnorm3df norm3d rnorm3d;
+ *   others              __saturatef exp10f (glibc) norm3df rnorm3df norm3d rnorm3d
+ *                       norm4df rnorm4df norm4d rnorm4d rhypotf rhypot;
+ *   special (math.cpp)  erfinvf erfinv erfcinvf erfcinv erfcxf erfcx normcdff normcdf
+ *                       normcdfinvf normcdfinv cyl_bessel_i0f cyl_bessel_i0 cyl_bessel_i1f
+ *                       cyl_bessel_i1 normf norm rnormf rnorm (norms of arrays);
  *   bit casts           __int_as_float __float_as_int __uint_as_float __float_as_uint
  *                       __longlong_as_double __double_as_longlong __double2hiint
  *                       __double2loint __hiloint2double;
@@ -19,9 +23,9 @@
  *                       __double2int_rn/_rz __double2float_rn __int2float_rn
  *                       __uint2float_rn __ll2float_rn __int2double_rn;
  *   min and max         CUDA's global overloads for the integer and floating types.
+ * The Bessel functions j0f j1f jnf y0f y1f ynf (and double) are glibc's.
  * Not provided (a compile error names them): half and bfloat16 (cuda_fp16.h, cuda_bf16.h),
- * the special functions CUDA adds (erfcinvf, normcdff, cyl_bessel_i0f, ...), SIMD video
- * intrinsics (__vadd4, ...).
+ * SIMD video intrinsics (__vadd4, ...), the _rz/_ru/_rd arithmetic intrinsics.
  */
 /* Included alone, this header first brings in the umbrella, which includes the layer's
  * headers (this one among them) in the order they need; then the guard below skips it. */
@@ -129,6 +133,43 @@ inline double __hiloint2double(int hi, int lo)
         (static_cast<unsigned long long>(static_cast<unsigned>(hi)) << 32) |
         static_cast<unsigned>(lo)));
 }
+
+inline float rhypotf(float x, float y) { return 1.0f / ::hypotf(x, y); }
+inline double rhypot(double x, double y) { return 1.0 / ::hypot(x, y); }
+inline double norm4d(double a, double b, double c, double d)
+{
+    return ::hypot(::hypot(a, b), ::hypot(c, d));
+}
+inline float norm4df(float a, float b, float c, float d)
+{
+    return static_cast<float>(norm4d(a, b, c, d));
+}
+inline double rnorm4d(double a, double b, double c, double d) { return 1.0 / norm4d(a, b, c, d); }
+inline float rnorm4df(float a, float b, float c, float d)
+{
+    return static_cast<float>(1.0 / norm4d(a, b, c, d));
+}
+
+/* CUDA's special functions (cuda/src/math.cpp). */
+double erfinv(double y);
+float erfinvf(float y);
+double erfcinv(double y);
+float erfcinvf(float y);
+double erfcx(double x);
+float erfcxf(float x);
+double normcdf(double x);
+float normcdff(float x);
+double normcdfinv(double p);
+float normcdfinvf(float p);
+double cyl_bessel_i0(double x);
+float cyl_bessel_i0f(float x);
+double cyl_bessel_i1(double x);
+float cyl_bessel_i1f(float x);
+/* sqrt(p[0]^2 + ... + p[dim-1]^2) and its reciprocal */
+double norm(int dim, const double *p);
+float normf(int dim, const float *p);
+double rnorm(int dim, const double *p);
+float rnormf(int dim, const float *p);
 
 inline int __float2int_rn(float x) { return static_cast<int>(::nearbyintf(x)); }
 inline int __float2int_rz(float x) { return static_cast<int>(x); }

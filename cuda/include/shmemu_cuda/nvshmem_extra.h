@@ -41,4 +41,14 @@ int nvshmemx_collective_launch_query_gridsize(const void *func, dim3 blockDims, 
                                               size_t sharedMem, int *gridsize);
 }
 
+/* A .cu program is held to nvcc's rule that the calls NVSHMEM declares __device__ only are not
+ * made from host code: shmemu-nvcc's rewriter refuses those it sees at compile time
+ * (cuda/tools/cudafe.h), and strict mode (SHMEMU_STRICT_DEVICE, pgas/src/device_only.c) the
+ * rest when they run; it is on by default, set before main and so before any PE starts.
+ * SHMEMU_STRICT_DEVICE=0 turns it off. */
+extern "C" int shmemu_strict_device_default(int on);
+namespace shmemu_cuda {
+inline const int strict_device_default_ = shmemu_strict_device_default(1);
+}
+
 #endif

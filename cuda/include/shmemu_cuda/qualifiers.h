@@ -2,7 +2,8 @@
  * shmemu_cuda/qualifiers.h: CUDA's declaration qualifiers for the host C++ compiler.
  *
  * A .cu file compiled by shmemu-nvcc is host C++: every function runs on the CPU, so
- * __host__ and __device__ say nothing and are empty. Left out on purpose:
+ * __host__ and __device__ say nothing and are empty (in a .cu file, the rewriter removes
+ * them, see below). Left out on purpose:
  *   __global__, __shared__  the rewriter (cuda/tools/cudafe.c) removes __global__ and turns
  *                           __shared__ into one copy per block (static thread_local: a block
  *                           is one pthread), and extern __shared__ into dynamic_shared<T>();
@@ -18,8 +19,13 @@
 #ifndef SHMEMU_CUDA_QUALIFIERS_H
 #define SHMEMU_CUDA_QUALIFIERS_H
 
+/* shmemu-nvcc preprocesses a .cu file with __SHMEMU_CUDAFE__ defined: __host__ and __device__
+ * then stay in the text for its rewriter, which reads them (a device-only NVSHMEM call in host
+ * code is a compile-time error, cuda/tools/cudafe.h) and blanks them. */
+#ifndef __SHMEMU_CUDAFE__
 #define __host__
 #define __device__
+#endif
 #define __constant__
 #define __managed__
 #define __grid_constant__

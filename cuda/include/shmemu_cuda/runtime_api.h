@@ -2,8 +2,9 @@
  * shmemu_cuda/runtime_api.h: the CUDA runtime's host API for .cu programs built by
  * shmemu-nvcc (cuda_runtime_api.h and cuda_runtime.h include it).
  *
- * What emu/ already provides (streams, events, cudaMalloc, cudaMemcpy, ...) comes from
- * shmemu/emu.h; this header adds the rest of what NVSHMEM programs call, implemented in
+ * What emu/ already provides (streams, events, stream capture and graphs, cudaMalloc,
+ * cudaMemcpy, ...) comes from shmemu/emu.h; this header adds the rest of what NVSHMEM
+ * programs call, implemented in
  * cuda/src. Each PE is its own emulated GPU with the properties of device_properties()
  * (cuda/src/device.cpp: an H100-like device with SHMEMU_CUDA_SMS SMs, default 16).
  *

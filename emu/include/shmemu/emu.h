@@ -66,8 +66,20 @@ typedef enum cudaError {
     cudaErrorMemoryAllocation = 2,
     cudaErrorInvalidConfiguration = 9,
     cudaErrorInvalidResourceHandle = 400,
+    cudaErrorIllegalState = 401,
     cudaErrorNotReady = 600,
-    cudaErrorCooperativeLaunchTooLarge = 720
+    cudaErrorCooperativeLaunchTooLarge = 720,
+    cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900,
+    cudaErrorStreamCaptureInvalidated = 901,
+    cudaErrorStreamCaptureMerge = 902,
+    cudaErrorStreamCaptureUnmatched = 903,
+    cudaErrorStreamCaptureUnjoined = 904,
+    cudaErrorStreamCaptureIsolation = 905,
+    cudaErrorStreamCaptureImplicit = 906,
+    cudaErrorCapturedEvent = 907,
+    cudaErrorStreamCaptureWrongThread = 908,
+    cudaErrorGraphExecUpdateFailure = 910
 #ifdef __cplusplus
     /* The rest of CUDA's codes that shmemu-nvcc's C++ layer (cuda/) returns or names; C code
      * (emu/src) sees only the ones above. */
@@ -85,7 +97,6 @@ typedef enum cudaError {
     cudaErrorInvalidDevice = 101,
     cudaErrorInvalidKernelImage = 200,
     cudaErrorNoKernelImageForDevice = 209,
-    cudaErrorIllegalState = 401,
     cudaErrorSymbolNotFound = 500,
     cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
@@ -97,8 +108,6 @@ typedef enum cudaError {
     cudaErrorHostMemoryNotRegistered = 713,
     cudaErrorLaunchFailure = 719,
     cudaErrorNotPermitted = 800,
-    cudaErrorNotSupported = 801,
-    cudaErrorStreamCaptureUnsupported = 900,
     cudaErrorUnknown = 999
 #endif
 } cudaError_t;
@@ -134,6 +143,12 @@ cudaError_t cudaEventCreate(cudaEvent_t *event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+enum { cudaEventRecordDefault = 0, cudaEventRecordExternal = 1 };
+/* cudaEventRecordExternal on a capturing stream records the event as a node of the graph
+ * (each replay records it, and it can be waited on and timed outside the graph); otherwise
+ * cudaEventRecord. */
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
+                                     unsigned int flags);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 /* Milliseconds between two completed events. */
@@ -144,6 +159,127 @@ cudaError_t cudaMalloc(void **ptr, size_t size);
 cudaError_t cudaFree(void *ptr);
 cudaError_t cudaMemset(void *ptr, int value, size_t count);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+
+/* ---- stream capture and graphs (graph.c, capture.c) ---------------------------------------
+ * While a stream captures, the work issued to it (launches, cudaMemcpyAsync and the other
+ * one-thread calls of cuda/, NVSHMEM's *_on_stream calls) is recorded, not run; an event
+ * recorded on it stands for the work recorded so far, and a stream that waits on such an
+ * event joins the capture (fork), and must be joined back to the origin stream (a wait on an
+ * event recorded in the joined stream) before cudaStreamEndCapture (else
+ * cudaErrorStreamCaptureUnjoined). cudaGraphLaunch replays the recorded work: kernels with the
+ * arguments they were captured with, the work of the origin stream on the launch stream, the
+ * work of each joined stream on a stream of the instantiated graph, ordered by events exactly
+ * where the capture had them, so the race checkers see the edges that issuing the same work
+ * directly would give. Errors are CUDA's: waiting for a capturing stream
+ * (cudaStreamSynchronize, cudaStreamQuery; cudaStreamDestroy too) gives
+ * cudaErrorStreamCaptureUnsupported, and for a captured event (cudaEventSynchronize,
+ * cudaEventQuery) cudaErrorCapturedEvent; a synchronous call that capture modes forbid
+ * (cudaDeviceSynchronize, cudaMemcpy, cudaMemset) cudaErrorStreamCaptureUnsupported, or
+ * cudaErrorStreamCaptureImplicit where a blocking stream captures and the call uses the
+ * legacy stream; a capturing stream's wait on an event recorded outside the capture
+ * cudaErrorStreamCaptureIsolation, on one of another capture cudaErrorStreamCaptureMerge.
+ * Each invalidates the capture: work issued to it then gives
+ * cudaErrorStreamCaptureInvalidated, and so does cudaStreamEndCapture, with a NULL graph.
+ * cudaGraphExecUpdate takes new parameters into an exec of the same topology. Not emulated:
+ * launching a graph into a capturing stream (child graphs), graph nodes added by hand
+ * (cudaGraphAdd*Node), cudaThreadExchangeStreamCaptureMode, cudaEventWaitExternal,
+ * memory nodes (cuda/'s cudaMallocAsync allocates when captured; its cudaFreeAsync is refused
+ * on a capturing stream). */
+
+typedef struct emu_graph *cudaGraph_t;
+typedef struct emu_graph_exec *cudaGraphExec_t;
+typedef struct emu_graph_node *cudaGraphNode_t; /* no node API: only cudaStreamGetCaptureInfo's */
+
+typedef enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2
+} cudaStreamCaptureMode;
+
+typedef enum cudaStreamCaptureStatus {
+    cudaStreamCaptureStatusNone = 0,
+    cudaStreamCaptureStatusActive = 1,
+    cudaStreamCaptureStatusInvalidated = 2
+} cudaStreamCaptureStatus;
+
+enum {
+    cudaGraphInstantiateFlagAutoFreeOnLaunch = 1,
+    cudaGraphInstantiateFlagUpload = 2,
+    cudaGraphInstantiateFlagDeviceLaunch = 4,
+    cudaGraphInstantiateFlagUseNodePriority = 8
+};
+
+#ifdef __cplusplus
+#define EMU_DEFAULT_ARG(v) = v /* CUDA's C++ defaults */
+#else
+#define EMU_DEFAULT_ARG(v)
+#endif
+
+/* Any stream of the PE, NULL included (emu's default stream is CUDA's per-thread one);
+ * cudaErrorIllegalState if it captures already, cudaErrorInvalidValue for an unknown mode. */
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
+/* On the origin stream (else cudaErrorStreamCaptureUnmatched; cudaErrorIllegalState if the
+ * stream is not capturing; cudaErrorStreamCaptureWrongThread from another thread unless
+ * relaxed). Every stream of the capture leaves capture mode. */
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus *pCaptureStatus);
+/* Status, id and graph; dependencies_out and numDependencies_out must be NULL (no node API:
+ * cudaErrorNotSupported). */
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+                                     cudaStreamCaptureStatus *captureStatus_out,
+                                     unsigned long long *id_out EMU_DEFAULT_ARG(0),
+                                     cudaGraph_t *graph_out EMU_DEFAULT_ARG(0),
+                                     const cudaGraphNode_t **dependencies_out EMU_DEFAULT_ARG(0),
+                                     size_t *numDependencies_out EMU_DEFAULT_ARG(0));
+/* CUDA 12's signature. flags: cudaGraphInstantiateFlag* but DeviceLaunch (ignored: every
+ * launch is a host launch). The graph may be destroyed afterwards. */
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                 unsigned long long flags EMU_DEFAULT_ARG(0));
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                          unsigned long long flags EMU_DEFAULT_ARG(0));
+/* Replays the graph on stream: after the stream's earlier work and the exec's earlier
+ * launches, before the stream's later work. */
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+/* Nothing to upload: checks its arguments. */
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+typedef enum cudaGraphExecUpdateResult {
+    cudaGraphExecUpdateSuccess = 0,
+    cudaGraphExecUpdateError = 1,
+    cudaGraphExecUpdateErrorTopologyChanged = 2,
+    cudaGraphExecUpdateErrorNodeTypeChanged = 3,
+    cudaGraphExecUpdateErrorFunctionChanged = 4,
+    cudaGraphExecUpdateErrorParametersChanged = 5,
+    cudaGraphExecUpdateErrorNotSupported = 6,
+    cudaGraphExecUpdateErrorUnsupportedFunctionChange = 7,
+    cudaGraphExecUpdateErrorAttributesChanged = 8
+} cudaGraphExecUpdateResult;
+
+typedef struct cudaGraphExecUpdateResultInfo {
+    cudaGraphExecUpdateResult result;
+    cudaGraphNode_t errorNode;     /* always NULL here (no node API) */
+    cudaGraphNode_t errorFromNode; /* always NULL here */
+} cudaGraphExecUpdateResultInfo;
+
+/* CUDA 12's signature. Takes graph's parameters into the exec when graph has the exec's
+ * topology (the same nodes, captured on the same streams in the same order, with the same
+ * dependencies and kinds, launches of the same kernels): kernel arguments, grid, block and
+ * shared memory, and the operands of the NVSHMEM stream calls may differ; later launches
+ * replay graph (launches already queued keep what they had). Otherwise
+ * cudaErrorGraphExecUpdateFailure with resultInfo->result saying why, and the exec is
+ * unchanged. */
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                cudaGraphExecUpdateResultInfo *resultInfo);
+/* Waits for the exec's launches, then frees it. */
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+
+/* For layers over the emulator (cuda/'s cudaMemcpy and cudaMemset, which wait for every
+ * stream): cudaSuccess when the calling host thread may make a synchronous call now, else
+ * the error CUDA gives, after invalidating the captures it breaks (call names the call in the
+ * message). legacy_stream: the call uses CUDA's legacy default stream (cudaMemcpy), which a
+ * capturing blocking stream forbids in every capture mode. */
+cudaError_t emu_capture_sync_allowed(const char *call, bool legacy_stream);
 
 /* The error of the last failed launch or call of this thread, then cudaSuccess. */
 cudaError_t cudaGetLastError(void);
@@ -269,6 +405,87 @@ SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_DECLARE_REDUCE_ON_STREAM_ARITH)
 #undef SHMEMU_DECLARE_REDUCE_ON_STREAM_ARITH
 #undef SHMEMU_DECLARE_REDUCE_ON_STREAM_BITWISE
 #undef SHMEMU_DECLARE_REDUCE_ON_STREAM_OP
+
+/* The rest of NVSHMEM 3.x's stream calls (on_stream_forms.c): typed and sized (8..128 bits)
+ * RMA, strided RMA, put-with-signal, g (which waits for the stream and returns the value),
+ * typed waits (status and cmp_values are read when the stream reaches the wait) and the team
+ * sync. Errors in their arguments are reported when the stream runs them. */
+int nvshmemx_team_sync_on_stream(nvshmem_team_t team, cudaStream_t stream);
+
+#define SHMEMU_DECLARE_TYPED_ON_STREAM(TYPE, NAME)                                            \
+    void nvshmemx_##NAME##_put_nbi_on_stream(TYPE *dest, const TYPE *source, size_t nelems,   \
+                                             int pe, cudaStream_t stream);                    \
+    void nvshmemx_##NAME##_get_nbi_on_stream(TYPE *dest, const TYPE *source, size_t nelems,   \
+                                             int pe, cudaStream_t stream);                    \
+    void nvshmemx_##NAME##_put_signal_on_stream(TYPE *dest, const TYPE *source,               \
+                                                size_t nelems, uint64_t *sig_addr,            \
+                                                uint64_t signal, int sig_op, int pe,          \
+                                                cudaStream_t stream);                         \
+    void nvshmemx_##NAME##_put_signal_nbi_on_stream(TYPE *dest, const TYPE *source,           \
+                                                    size_t nelems, uint64_t *sig_addr,        \
+                                                    uint64_t signal, int sig_op, int pe,      \
+                                                    cudaStream_t stream);                     \
+    TYPE nvshmemx_##NAME##_g_on_stream(const TYPE *source, int pe, cudaStream_t stream);      \
+    void nvshmemx_##NAME##_iput_on_stream(TYPE *dest, const TYPE *source, ptrdiff_t dst,      \
+                                          ptrdiff_t sst, size_t nelems, int pe,               \
+                                          cudaStream_t stream);                               \
+    void nvshmemx_##NAME##_iget_on_stream(TYPE *dest, const TYPE *source, ptrdiff_t dst,      \
+                                          ptrdiff_t sst, size_t nelems, int pe,               \
+                                          cudaStream_t stream);
+SHMEMU_RMA_TYPES(SHMEMU_DECLARE_TYPED_ON_STREAM)
+#undef SHMEMU_DECLARE_TYPED_ON_STREAM
+
+#define SHMEMU_DECLARE_SIZED_ON_STREAM(BITS, TYPE)                                            \
+    void nvshmemx_put##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe, \
+                                        cudaStream_t stream);                                 \
+    void nvshmemx_put##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems,    \
+                                            int pe, cudaStream_t stream);                     \
+    void nvshmemx_get##BITS##_on_stream(void *dest, const void *source, size_t nelems, int pe, \
+                                        cudaStream_t stream);                                 \
+    void nvshmemx_get##BITS##_nbi_on_stream(void *dest, const void *source, size_t nelems,    \
+                                            int pe, cudaStream_t stream);                     \
+    void nvshmemx_put##BITS##_signal_on_stream(void *dest, const void *source, size_t nelems, \
+                                               uint64_t *sig_addr, uint64_t signal,           \
+                                               int sig_op, int pe, cudaStream_t stream);      \
+    void nvshmemx_put##BITS##_signal_nbi_on_stream(void *dest, const void *source,            \
+                                                   size_t nelems, uint64_t *sig_addr,         \
+                                                   uint64_t signal, int sig_op, int pe,       \
+                                                   cudaStream_t stream);                      \
+    void nvshmemx_iput##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst,       \
+                                         ptrdiff_t sst, size_t nelems, int pe,                \
+                                         cudaStream_t stream);                                \
+    void nvshmemx_iget##BITS##_on_stream(void *dest, const void *source, ptrdiff_t dst,       \
+                                         ptrdiff_t sst, size_t nelems, int pe,                \
+                                         cudaStream_t stream);
+SHMEMU_SIZED_TYPES(SHMEMU_DECLARE_SIZED_ON_STREAM)
+#undef SHMEMU_DECLARE_SIZED_ON_STREAM
+
+#define SHMEMU_DECLARE_WAIT_ON_STREAM(TYPE, NAME)                                             \
+    void nvshmemx_##NAME##_wait_until_on_stream(TYPE *ivar, int cmp, TYPE cmp_value,          \
+                                                cudaStream_t stream);                         \
+    void nvshmemx_##NAME##_wait_until_all_on_stream(TYPE *ivars, size_t nelems,               \
+                                                    const int *status, int cmp,               \
+                                                    TYPE cmp_value, cudaStream_t stream);     \
+    void nvshmemx_##NAME##_wait_until_all_vector_on_stream(TYPE *ivars, size_t nelems,        \
+                                                           const int *status, int cmp,        \
+                                                           TYPE *cmp_values,                  \
+                                                           cudaStream_t stream);
+SHMEMU_WAIT_TYPES(SHMEMU_DECLARE_WAIT_ON_STREAM)
+#undef SHMEMU_DECLARE_WAIT_ON_STREAM
+
+#define SHMEMU_DECLARE_REDUCESCATTER_ON_STREAM_OP(TYPE, NAME, OP)                             \
+    int nvshmemx_##NAME##_##OP##_reducescatter_on_stream(nvshmem_team_t team, TYPE *dest,     \
+                                                         const TYPE *source, size_t nreduce,  \
+                                                         cudaStream_t stream);
+#define SHMEMU_DECLARE_REDUCESCATTER_ON_STREAM_BITWISE(TYPE, NAME)                            \
+    SHMEMU_REDUCE_BITWISE_OPS(SHMEMU_DECLARE_REDUCESCATTER_ON_STREAM_OP, TYPE, NAME)
+#define SHMEMU_DECLARE_REDUCESCATTER_ON_STREAM_ARITH(TYPE, NAME)                              \
+    SHMEMU_REDUCE_ARITH_OPS(SHMEMU_DECLARE_REDUCESCATTER_ON_STREAM_OP, TYPE, NAME)
+SHMEMU_REDUCE_BITWISE_TYPES(SHMEMU_DECLARE_REDUCESCATTER_ON_STREAM_BITWISE)
+SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_DECLARE_REDUCESCATTER_ON_STREAM_ARITH)
+#undef SHMEMU_DECLARE_REDUCESCATTER_ON_STREAM_ARITH
+#undef SHMEMU_DECLARE_REDUCESCATTER_ON_STREAM_BITWISE
+#undef SHMEMU_DECLARE_REDUCESCATTER_ON_STREAM_OP
 
 #ifdef __cplusplus
 }

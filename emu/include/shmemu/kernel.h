@@ -583,6 +583,66 @@ SHMEMU_DECLARE_GROUP_(warp)
 SHMEMU_RMA_TYPES(SHMEMU_DECLARE_TYPED_GROUP_)
 #undef SHMEMU_DECLARE_TYPED_GROUP_
 
+/* The rest of the family (group_forms.c): typed get_nbi, strided iput/iget, the sized
+ * (8..128 bits) forms, and the team barrier and sync of a group. */
+#define SHMEMU_DECLARE_GROUP_FORMS_(G)                                                        \
+    int nvshmemx_barrier_##G(nvshmem_team_t team);                                            \
+    int nvshmemx_team_sync_##G(nvshmem_team_t team);
+SHMEMU_DECLARE_GROUP_FORMS_(block)
+SHMEMU_DECLARE_GROUP_FORMS_(warp)
+#undef SHMEMU_DECLARE_GROUP_FORMS_
+
+#define SHMEMU_DECLARE_TYPED_FORMS_ONE_(TYPE, NAME, G)                                        \
+    void nvshmemx_##NAME##_get_nbi_##G(TYPE *dest, const TYPE *source, size_t nelems,         \
+                                       int pe);                                               \
+    void nvshmemx_##NAME##_iput_##G(TYPE *dest, const TYPE *source, ptrdiff_t dst,            \
+                                    ptrdiff_t sst, size_t nelems, int pe);                    \
+    void nvshmemx_##NAME##_iget_##G(TYPE *dest, const TYPE *source, ptrdiff_t dst,            \
+                                    ptrdiff_t sst, size_t nelems, int pe);
+#define SHMEMU_DECLARE_TYPED_FORMS_(TYPE, NAME)                                               \
+    SHMEMU_DECLARE_TYPED_FORMS_ONE_(TYPE, NAME, block)                                        \
+    SHMEMU_DECLARE_TYPED_FORMS_ONE_(TYPE, NAME, warp)
+SHMEMU_RMA_TYPES(SHMEMU_DECLARE_TYPED_FORMS_)
+#undef SHMEMU_DECLARE_TYPED_FORMS_
+#undef SHMEMU_DECLARE_TYPED_FORMS_ONE_
+
+#define SHMEMU_DECLARE_SIZED_FORMS_ONE_(BITS, G)                                              \
+    void nvshmemx_put##BITS##_##G(void *dest, const void *source, size_t nelems, int pe);     \
+    void nvshmemx_put##BITS##_nbi_##G(void *dest, const void *source, size_t nelems, int pe); \
+    void nvshmemx_get##BITS##_##G(void *dest, const void *source, size_t nelems, int pe);     \
+    void nvshmemx_get##BITS##_nbi_##G(void *dest, const void *source, size_t nelems, int pe); \
+    void nvshmemx_put##BITS##_signal_##G(void *dest, const void *source, size_t nelems,       \
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op,     \
+                                         int pe);                                             \
+    void nvshmemx_put##BITS##_signal_nbi_##G(void *dest, const void *source, size_t nelems,   \
+                                             uint64_t *sig_addr, uint64_t signal, int sig_op, \
+                                             int pe);                                         \
+    void nvshmemx_iput##BITS##_##G(void *dest, const void *source, ptrdiff_t dst,             \
+                                   ptrdiff_t sst, size_t nelems, int pe);                     \
+    void nvshmemx_iget##BITS##_##G(void *dest, const void *source, ptrdiff_t dst,             \
+                                   ptrdiff_t sst, size_t nelems, int pe);
+#define SHMEMU_DECLARE_SIZED_FORMS_(BITS, TYPE)                                               \
+    SHMEMU_DECLARE_SIZED_FORMS_ONE_(BITS, block)                                              \
+    SHMEMU_DECLARE_SIZED_FORMS_ONE_(BITS, warp)
+SHMEMU_SIZED_TYPES(SHMEMU_DECLARE_SIZED_FORMS_)
+#undef SHMEMU_DECLARE_SIZED_FORMS_
+#undef SHMEMU_DECLARE_SIZED_FORMS_ONE_
+
+#define SHMEMU_DECLARE_GROUP_REDUCESCATTER_OP_(TYPE, NAME, OP)                                \
+    int nvshmemx_##NAME##_##OP##_reducescatter_block(nvshmem_team_t team, TYPE *dest,         \
+                                                     const TYPE *source, size_t nreduce);     \
+    int nvshmemx_##NAME##_##OP##_reducescatter_warp(nvshmem_team_t team, TYPE *dest,          \
+                                                    const TYPE *source, size_t nreduce);
+#define SHMEMU_DECLARE_GROUP_REDUCESCATTER_BITWISE_(TYPE, NAME)                               \
+    SHMEMU_REDUCE_BITWISE_OPS(SHMEMU_DECLARE_GROUP_REDUCESCATTER_OP_, TYPE, NAME)
+#define SHMEMU_DECLARE_GROUP_REDUCESCATTER_ARITH_(TYPE, NAME)                                 \
+    SHMEMU_REDUCE_ARITH_OPS(SHMEMU_DECLARE_GROUP_REDUCESCATTER_OP_, TYPE, NAME)
+SHMEMU_REDUCE_BITWISE_TYPES(SHMEMU_DECLARE_GROUP_REDUCESCATTER_BITWISE_)
+SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_DECLARE_GROUP_REDUCESCATTER_ARITH_)
+#undef SHMEMU_DECLARE_GROUP_REDUCESCATTER_ARITH_
+#undef SHMEMU_DECLARE_GROUP_REDUCESCATTER_BITWISE_
+#undef SHMEMU_DECLARE_GROUP_REDUCESCATTER_OP_
+
 /* Team collectives of a group (emu/src/group_coll.c): every thread of the block or warp calls
  * with the same arguments, and the group makes one call of the collective (nvshmem.h's), its
  * threads synchronized before and after. Return 0. */

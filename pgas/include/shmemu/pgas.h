@@ -23,6 +23,13 @@
  *                              valgrind, or with more waiters than cores, waits park at once).
  *   SHMEMU_NO_PTR=1            nvshmem_ptr returns NULL for every other PE, forcing the put
  *                              path (as between GPUs without NVLink).
+ *   SHMEMU_STRICT_DEVICE=1     strict mode: a call NVSHMEM declares __device__ only
+ *                              (put-with-signal, nvshmem_signal_fetch, _signal_wait_until,
+ *                              _wait_until*, _test*) made from a PE's host thread ends the
+ *                              program with a message naming it (nvcc would not compile it in
+ *                              host code). Default off for C programs, on for programs built
+ *                              by shmemu-nvcc (their cuda_runtime.h turns it on); 0 turns it
+ *                              off. OpenSHMEM programs (shmem_init) are never flagged.
  *   SHMEMU_SCHED=S             deterministic mode (docs/sched.md): random, pct or rr; one
  *                              entity (PE host thread, block, stream thread) runs at a time
  *                              and the turn passes only at sync points.
@@ -47,6 +54,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The default of SHMEMU_STRICT_DEVICE when it is unset: on (1) or off (0) sets it (before the
+ * job starts; the CUDA layer turns it on for .cu programs), -1 only reads it. Returns the
+ * default in force. */
+int shmemu_strict_device_default(int on);
 
 /* ---- starting PEs -------------------------------------------------------------------- */
 

@@ -23,8 +23,10 @@ struct dim3 {
 };
 typedef struct CUstream_st *cudaStream_t;
 typedef int cudaError_t;
+#ifndef __SHMEMU_CUDAFE__ /* as shmemu_cuda/qualifiers.h: the rewriter's in a .cu file */
 #define __device__
 #define __host__
+#endif
 #define __forceinline__ inline
 
 extern thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;

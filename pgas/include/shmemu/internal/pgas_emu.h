@@ -155,6 +155,16 @@ void pgas_thread_note_other_pollers(void);
 /* Names the call the calling thread is in (the emulator's dialect operations), for the
  * deterministic scheduler's traces and last-writer reports. */
 void pgas_thread_note_call(const char *call);
+/* Notes where the program made the emulator's or the CUDA layer's call in progress, for the
+ * "called at" line of hang and deadlock reports, when that call waits through runtime code
+ * (a block or warp call whose first thread makes the pgas call, a grid sync, a spinning
+ * load): a return address into the program (pc; __builtin_return_address(0) taken in the
+ * exported function the program called; resolved to its line when a report is printed) or a
+ * file and line. A wait names the noted site when its own API call's return address is
+ * missing or lies in runtime code. Clear it with (NULL, NULL, 0) when the call returns. The
+ * note is per pthread: note it right before the wait, after the call's last fiber switch
+ * (the waits keep it for their own fiber across the switches they make). */
+void pgas_thread_note_site(const void *pc, const char *file, int line);
 /* A store the runtime made without pgas_wake (a thread's exit flag): in deterministic mode
  * the waits on those bytes become candidates again, without a switch here. */
 void pgas_sched_note_store(const volatile void *addr, size_t bytes);
