@@ -1,5 +1,5 @@
 /*
- * cudafe.h: shmemu-cudafe, the source rewriter of shmemu-nvcc (docs/cuda.md, issue 16).
+ * cudafe.h: shmemu-cudafe, the source rewriter of shmemu-nvcc (docs/cuda.md).
  *
  * Input: C++ that the host compiler has preprocessed (g++ -E: macros expanded, GNU line
  * markers `# 123 "file.cu" flags` present). Output: the same text, byte for byte, except
@@ -15,7 +15,7 @@
  *                                     rewriter when __SHMEMU_CUDAFE__ is defined, as
  *                                     shmemu-nvcc does for a .cu file)
  *
- * Device-only calls (issue 16: "fail to compile, as with nvcc"). With
+ * Device-only calls fail to compile, as with nvcc. With
  * CUDAFE_CHECK_DEVICE_ONLY (shmemu-cudafe always sets it), a call `name(` of a name that
  * NVSHMEM declares __device__ only (pgas/src/device_only_names.h: put-with-signal,
  * nvshmem_signal_fetch, nvshmem_signal_wait_until, nvshmem_TYPE_wait_until*, _test*) in host
