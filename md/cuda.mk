@@ -131,7 +131,8 @@ gpu-check: $(CUDA_MD_BIN) $(GPU_CHECK_CPU)
 	NVSHMEM_LIB=$(NVSHMEM_LIB) scripts/gpu-check.sh $(CUDA_MD_BIN) $(GPU_CHECK_CPU)
 
 # The .cu corpus on the GPU (2 and 4 PEs, under MPS on one GPU): scripts/gpu-corpus.sh gpu.
-# Its output is compared with the CPU run's by `scripts/gpu-corpus.sh compare DIR` here.
+# Its outputs, copied into tests/cuda_corpus/gpu/results, are what check-user compares the
+# CPU runs with.
 GPU_CORPUS_LOG ?= gpu-corpus-logs
 .PHONY: gpu-corpus
 gpu-corpus:

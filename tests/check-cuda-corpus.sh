@@ -31,9 +31,8 @@
 #      (docs/checking.md, "volatile flags and fences"); their tsan rows run the scheduler.
 #   3. programs the layer cannot build or run yet are printed as NOT RUN with the reason
 #      (docs/cuda-corpus.md "Gaps").
-#   NVCC=1 NVSHMEM_HOME=DIR also compiles every program and twin with the real nvcc (-x cu
-#   -std=c++17 -arch=sm_90 -rdc=true -c) against DIR/include (the GPU machine; NVSHMEM is not
-#   installed on the development machine).
+#   The same programs with the real nvcc and NVSHMEM: scripts/gpu-corpus.sh (make cuda-compile,
+#   make gpu-corpus).
 #
 #   make -s BUILD=build-corpus libs build-corpus/lib/libshmemu_cuda.a build-corpus/bin/shmemu-cudafe
 #   make -s BUILD=build-corpus-tsan SANITIZE=thread CC=clang libs build-corpus-tsan/bin/shmemu-cudafe  # tsan rows
@@ -251,26 +250,6 @@ while read -r name twin checker tn; do
     esac
     done
 done <<< "$PROGRAMS"
-
-# the real nvcc against the real NVSHMEM
-if [ "${NVCC:-0}" = 1 ]; then
-    if ! command -v nvcc > /dev/null || [ ! -f "${NVSHMEM_HOME:-/nonexistent}/include/nvshmem.h" ]; then
-        fail "NVCC=1: needs nvcc on PATH and NVSHMEM_HOME/include/nvshmem.h"
-    else
-        while read -r name twin _ _; do
-            [ -n "$name" ] || continue
-            selected "$name" || continue
-            for d in "" "$twin"; do
-                if nvcc -x cu -std=c++17 -arch=sm_90 -rdc=true -I"$NVSHMEM_HOME/include" ${d:+-D$d} -c "$C/$name.cu" \
-                        -o "$tmp/nvcc.o" > "$tmp/nvcc.txt" 2>&1; then
-                    pass "$name${d:+ -D$d}: nvcc -c"
-                else
-                    fail "$name${d:+ -D$d}: nvcc -c failed:"; show "$tmp/nvcc.txt"
-                fi
-            done
-        done <<< "$PROGRAMS"
-    fi
-fi
 
 while IFS='|' read -r name why; do
     [ -n "$name" ] || continue

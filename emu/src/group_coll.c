@@ -13,33 +13,24 @@
  */
 #include "internal.h"
 
-#define GROUP_COLL(warp, name, op)                                                            \
-    do {                                                                                      \
-        int rc_ = 0;                                                                          \
-        if (emu_group_begin((warp), (name)))                                                  \
-            EMU_GROUP_LEADER_CALL(rc_ = (op));                                                \
-        emu_group_end((warp), (name));                                                        \
-        return rc_;                                                                           \
-    } while (0)
-
 #define EMU_DEFINE_GROUP_MEM(G, W)                                                            \
     int nvshmemx_broadcastmem_##G(nvshmem_team_t team, void *dest, const void *source,        \
                                   size_t nelems, int PE_root)                                 \
     {                                                                                         \
-        GROUP_COLL(W, "nvshmemx_broadcastmem_" #G,                                            \
-                   nvshmem_broadcastmem(team, dest, source, nelems, PE_root));                \
+        EMU_GROUP_RET(W, "nvshmemx_broadcastmem_" #G,                                         \
+                       nvshmem_broadcastmem(team, dest, source, nelems, PE_root));            \
     }                                                                                         \
     int nvshmemx_fcollectmem_##G(nvshmem_team_t team, void *dest, const void *source,         \
                                  size_t nelems)                                               \
     {                                                                                         \
-        GROUP_COLL(W, "nvshmemx_fcollectmem_" #G,                                             \
-                   nvshmem_fcollectmem(team, dest, source, nelems));                          \
+        EMU_GROUP_RET(W, "nvshmemx_fcollectmem_" #G,                                          \
+                       nvshmem_fcollectmem(team, dest, source, nelems));                      \
     }                                                                                         \
     int nvshmemx_alltoallmem_##G(nvshmem_team_t team, void *dest, const void *source,         \
                                  size_t nelems)                                               \
     {                                                                                         \
-        GROUP_COLL(W, "nvshmemx_alltoallmem_" #G,                                             \
-                   nvshmem_alltoallmem(team, dest, source, nelems));                          \
+        EMU_GROUP_RET(W, "nvshmemx_alltoallmem_" #G,                                          \
+                       nvshmem_alltoallmem(team, dest, source, nelems));                      \
     }
 EMU_DEFINE_GROUP_MEM(block, false)
 EMU_DEFINE_GROUP_MEM(warp, true)
@@ -49,20 +40,20 @@ EMU_DEFINE_GROUP_MEM(warp, true)
     int nvshmemx_##NAME##_broadcast_##G(nvshmem_team_t team, TYPE *dest, const TYPE *source,  \
                                         size_t nelems, int PE_root)                           \
     {                                                                                         \
-        GROUP_COLL(W, "nvshmemx_" #NAME "_broadcast_" #G,                                     \
-                   nvshmem_##NAME##_broadcast(team, dest, source, nelems, PE_root));          \
+        EMU_GROUP_RET(W, "nvshmemx_" #NAME "_broadcast_" #G,                                  \
+                       nvshmem_##NAME##_broadcast(team, dest, source, nelems, PE_root));      \
     }                                                                                         \
     int nvshmemx_##NAME##_fcollect_##G(nvshmem_team_t team, TYPE *dest, const TYPE *source,   \
                                        size_t nelems)                                         \
     {                                                                                         \
-        GROUP_COLL(W, "nvshmemx_" #NAME "_fcollect_" #G,                                      \
-                   nvshmem_##NAME##_fcollect(team, dest, source, nelems));                    \
+        EMU_GROUP_RET(W, "nvshmemx_" #NAME "_fcollect_" #G,                                   \
+                       nvshmem_##NAME##_fcollect(team, dest, source, nelems));                \
     }                                                                                         \
     int nvshmemx_##NAME##_alltoall_##G(nvshmem_team_t team, TYPE *dest, const TYPE *source,   \
                                        size_t nelems)                                         \
     {                                                                                         \
-        GROUP_COLL(W, "nvshmemx_" #NAME "_alltoall_" #G,                                      \
-                   nvshmem_##NAME##_alltoall(team, dest, source, nelems));                    \
+        EMU_GROUP_RET(W, "nvshmemx_" #NAME "_alltoall_" #G,                                   \
+                       nvshmem_##NAME##_alltoall(team, dest, source, nelems));                \
     }
 #define EMU_DEFINE_GROUP_COLL(TYPE, NAME)                                                     \
     EMU_DEFINE_GROUP_COLL_ONE(TYPE, NAME, block, false)                                       \
@@ -75,8 +66,8 @@ SHMEMU_RMA_TYPES(EMU_DEFINE_GROUP_COLL)
     int nvshmemx_##NAME##_##OP##_reduce_##G(nvshmem_team_t team, TYPE *dest,                  \
                                             const TYPE *source, size_t nreduce)               \
     {                                                                                         \
-        GROUP_COLL(W, "nvshmemx_" #NAME "_" #OP "_reduce_" #G,                                \
-                   nvshmem_##NAME##_##OP##_reduce(team, dest, source, nreduce));              \
+        EMU_GROUP_RET(W, "nvshmemx_" #NAME "_" #OP "_reduce_" #G,                             \
+                       nvshmem_##NAME##_##OP##_reduce(team, dest, source, nreduce));          \
     }
 #define EMU_DEFINE_GROUP_REDUCE_BOTH(TYPE, NAME, OP)                                          \
     EMU_DEFINE_GROUP_REDUCE_OP(TYPE, NAME, OP, block, false)                                  \

@@ -10,30 +10,14 @@
  */
 #include "internal.h"
 
-#define GROUP_DO(warp, name, op)                                                              \
-    do {                                                                                      \
-        if (emu_group_begin((warp), (name)))                                                  \
-            EMU_GROUP_LEADER_CALL(op);                                                        \
-        emu_group_end((warp), (name));                                                        \
-    } while (0)
-
-#define GROUP_RET(warp, name, op)                                                             \
-    do {                                                                                      \
-        int rc_ = 0;                                                                          \
-        if (emu_group_begin((warp), (name)))                                                  \
-            EMU_GROUP_LEADER_CALL(rc_ = (op));                                                \
-        emu_group_end((warp), (name));                                                        \
-        return rc_;                                                                           \
-    } while (0)
-
 #define EMU_DEFINE_GROUP_SYNC(G, W)                                                           \
     int nvshmemx_barrier_##G(nvshmem_team_t team)                                             \
     {                                                                                         \
-        GROUP_RET(W, "nvshmemx_barrier_" #G, nvshmem_barrier(team));                          \
+        EMU_GROUP_RET(W, "nvshmemx_barrier_" #G, nvshmem_barrier(team));                      \
     }                                                                                         \
     int nvshmemx_team_sync_##G(nvshmem_team_t team)                                           \
     {                                                                                         \
-        GROUP_RET(W, "nvshmemx_team_sync_" #G, nvshmem_team_sync(team));                      \
+        EMU_GROUP_RET(W, "nvshmemx_team_sync_" #G, nvshmem_team_sync(team));                  \
     }
 EMU_DEFINE_GROUP_SYNC(block, false)
 EMU_DEFINE_GROUP_SYNC(warp, true)
@@ -42,19 +26,19 @@ EMU_DEFINE_GROUP_SYNC(warp, true)
 #define EMU_DEFINE_TYPED_FORMS_ONE(TYPE, NAME, G, W)                                          \
     void nvshmemx_##NAME##_get_nbi_##G(TYPE *dest, const TYPE *source, size_t nelems, int pe) \
     {                                                                                         \
-        GROUP_DO(W, "nvshmemx_" #NAME "_get_nbi_" #G,                                         \
+        EMU_GROUP_DO(W, "nvshmemx_" #NAME "_get_nbi_" #G,                                     \
                  nvshmem_##NAME##_get_nbi(dest, source, nelems, pe));                         \
     }                                                                                         \
     void nvshmemx_##NAME##_iput_##G(TYPE *dest, const TYPE *source, ptrdiff_t dst,            \
                                     ptrdiff_t sst, size_t nelems, int pe)                     \
     {                                                                                         \
-        GROUP_DO(W, "nvshmemx_" #NAME "_iput_" #G,                                            \
+        EMU_GROUP_DO(W, "nvshmemx_" #NAME "_iput_" #G,                                        \
                  nvshmem_##NAME##_iput(dest, source, dst, sst, nelems, pe));                  \
     }                                                                                         \
     void nvshmemx_##NAME##_iget_##G(TYPE *dest, const TYPE *source, ptrdiff_t dst,            \
                                     ptrdiff_t sst, size_t nelems, int pe)                     \
     {                                                                                         \
-        GROUP_DO(W, "nvshmemx_" #NAME "_iget_" #G,                                            \
+        EMU_GROUP_DO(W, "nvshmemx_" #NAME "_iget_" #G,                                        \
                  nvshmem_##NAME##_iget(dest, source, dst, sst, nelems, pe));                  \
     }
 #define EMU_DEFINE_TYPED_FORMS(TYPE, NAME)                                                    \
@@ -67,27 +51,27 @@ SHMEMU_RMA_TYPES(EMU_DEFINE_TYPED_FORMS)
 #define EMU_DEFINE_SIZED_FORMS_ONE(BITS, G, W)                                                \
     void nvshmemx_put##BITS##_##G(void *dest, const void *source, size_t nelems, int pe)      \
     {                                                                                         \
-        GROUP_DO(W, "nvshmemx_put" #BITS "_" #G, nvshmem_put##BITS(dest, source, nelems, pe)); \
+        EMU_GROUP_DO(W, "nvshmemx_put" #BITS "_" #G, nvshmem_put##BITS(dest, source, nelems, pe)); \
     }                                                                                         \
     void nvshmemx_put##BITS##_nbi_##G(void *dest, const void *source, size_t nelems, int pe)  \
     {                                                                                         \
-        GROUP_DO(W, "nvshmemx_put" #BITS "_nbi_" #G,                                          \
+        EMU_GROUP_DO(W, "nvshmemx_put" #BITS "_nbi_" #G,                                      \
                  nvshmem_put##BITS##_nbi(dest, source, nelems, pe));                          \
     }                                                                                         \
     void nvshmemx_get##BITS##_##G(void *dest, const void *source, size_t nelems, int pe)      \
     {                                                                                         \
-        GROUP_DO(W, "nvshmemx_get" #BITS "_" #G, nvshmem_get##BITS(dest, source, nelems, pe)); \
+        EMU_GROUP_DO(W, "nvshmemx_get" #BITS "_" #G, nvshmem_get##BITS(dest, source, nelems, pe)); \
     }                                                                                         \
     void nvshmemx_get##BITS##_nbi_##G(void *dest, const void *source, size_t nelems, int pe)  \
     {                                                                                         \
-        GROUP_DO(W, "nvshmemx_get" #BITS "_nbi_" #G,                                          \
+        EMU_GROUP_DO(W, "nvshmemx_get" #BITS "_nbi_" #G,                                      \
                  nvshmem_get##BITS##_nbi(dest, source, nelems, pe));                          \
     }                                                                                         \
     void nvshmemx_put##BITS##_signal_##G(void *dest, const void *source, size_t nelems,       \
                                          uint64_t *sig_addr, uint64_t signal, int sig_op,     \
                                          int pe)                                              \
     {                                                                                         \
-        GROUP_DO(W, "nvshmemx_put" #BITS "_signal_" #G,                                       \
+        EMU_GROUP_DO(W, "nvshmemx_put" #BITS "_signal_" #G,                                   \
                  nvshmem_put##BITS##_signal(dest, source, nelems, sig_addr, signal, sig_op,   \
                                             pe));                                             \
     }                                                                                         \
@@ -95,20 +79,20 @@ SHMEMU_RMA_TYPES(EMU_DEFINE_TYPED_FORMS)
                                              uint64_t *sig_addr, uint64_t signal, int sig_op, \
                                              int pe)                                          \
     {                                                                                         \
-        GROUP_DO(W, "nvshmemx_put" #BITS "_signal_nbi_" #G,                                   \
+        EMU_GROUP_DO(W, "nvshmemx_put" #BITS "_signal_nbi_" #G,                               \
                  nvshmem_put##BITS##_signal_nbi(dest, source, nelems, sig_addr, signal,       \
                                                 sig_op, pe));                                 \
     }                                                                                         \
     void nvshmemx_iput##BITS##_##G(void *dest, const void *source, ptrdiff_t dst,             \
                                    ptrdiff_t sst, size_t nelems, int pe)                      \
     {                                                                                         \
-        GROUP_DO(W, "nvshmemx_iput" #BITS "_" #G,                                             \
+        EMU_GROUP_DO(W, "nvshmemx_iput" #BITS "_" #G,                                         \
                  nvshmem_iput##BITS(dest, source, dst, sst, nelems, pe));                     \
     }                                                                                         \
     void nvshmemx_iget##BITS##_##G(void *dest, const void *source, ptrdiff_t dst,             \
                                    ptrdiff_t sst, size_t nelems, int pe)                      \
     {                                                                                         \
-        GROUP_DO(W, "nvshmemx_iget" #BITS "_" #G,                                             \
+        EMU_GROUP_DO(W, "nvshmemx_iget" #BITS "_" #G,                                         \
                  nvshmem_iget##BITS(dest, source, dst, sst, nelems, pe));                     \
     }
 #define EMU_DEFINE_SIZED_FORMS(BITS, TYPE)                                                    \
@@ -122,7 +106,7 @@ SHMEMU_SIZED_TYPES(EMU_DEFINE_SIZED_FORMS)
     int nvshmemx_##NAME##_##OP##_reducescatter_##G(nvshmem_team_t team, TYPE *dest,           \
                                                    const TYPE *source, size_t nreduce)        \
     {                                                                                         \
-        GROUP_RET(W, "nvshmemx_" #NAME "_" #OP "_reducescatter_" #G,                          \
+        EMU_GROUP_RET(W, "nvshmemx_" #NAME "_" #OP "_reducescatter_" #G,                      \
                   nvshmem_##NAME##_##OP##_reducescatter(team, dest, source, nreduce));        \
     }
 #define EMU_DEFINE_GROUP_REDUCESCATTER_OP(TYPE, NAME, OP)                                     \

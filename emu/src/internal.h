@@ -517,6 +517,24 @@ void emu_group_end(bool warp, const char *call);
         pgas_thread_note_site(NULL, NULL, 0);                                                 \
     } while (0)
 
+/* The body of a _block/_warp call of the NVSHMEM API: the group meets (emu_group_begin), its
+ * leader makes the call, and the group meets again before any member returns. EMU_GROUP_RET
+ * returns the leader's result to every member (0 to the others). */
+#define EMU_GROUP_DO(warp, name, op)                                                          \
+    do {                                                                                      \
+        if (emu_group_begin((warp), (name)))                                                  \
+            EMU_GROUP_LEADER_CALL(op);                                                        \
+        emu_group_end((warp), (name));                                                        \
+    } while (0)
+#define EMU_GROUP_RET(warp, name, op)                                                         \
+    do {                                                                                      \
+        int rc_ = 0;                                                                          \
+        if (emu_group_begin((warp), (name)))                                                  \
+            EMU_GROUP_LEADER_CALL(rc_ = (op));                                                \
+        emu_group_end((warp), (name));                                                        \
+        return rc_;                                                                           \
+    } while (0)
+
 /* ---- SM pool (sm_pool.c) ----------------------------------------------------------------- */
 
 /* Admits one block of priority level (waits), returns its SM slot. */
