@@ -4,6 +4,9 @@
 # pgas/src and emu/src goes into libshmemu (static and shared), except pgas/src/main_wrap.c and
 # main_image.c, which are libshmemu_main.a: the main() that bin/shmemu-cc links in to start N
 # PE threads (main_image.c: with one copy of the program per PE; main_wrap.c: sharing one).
+# pgas/app/*.c are libshmemu_app.a: the wrappers of pthread_create, thrd_create and libgomp's
+# parallel regions that bin/shmemu-cc links into the program, so that its threads belong to
+# their creator's PE (pgas/src/app_thread.c).
 # Every tests/test_*.c is a cmocka suite of its own.
 #
 # BUILD names the output folder, so sanitizer builds live beside the plain one:
@@ -34,10 +37,12 @@ EMU_SRC   := $(wildcard emu/src/*.c)
 LIB_SRC   := $(PGAS_SRC) $(EMU_SRC)
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ  := $(BUILD)/pgas/src/main_wrap.o $(BUILD)/pgas/src/main_image.o
+APP_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard pgas/app/*.c))
 
 LIB_A     := $(BUILD)/lib/libshmemu.a
 LIB_SO    := $(BUILD)/lib/libshmemu.so
 LIB_MAIN  := $(BUILD)/lib/libshmemu_main.a
+LIB_APP   := $(BUILD)/lib/libshmemu_app.a
 
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -54,7 +59,7 @@ DEMO_BIN  := $(PROG_DIR)/shmemu-demo
 
 all: libs $(DEMO_BIN) nvcc-dialect
 
-libs: $(LIB_A) $(LIB_SO) $(LIB_MAIN)
+libs: $(LIB_A) $(LIB_SO) $(LIB_MAIN) $(LIB_APP)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -69,6 +74,10 @@ $(LIB_SO): $(LIB_OBJ)
 	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(LIB_MAIN): $(MAIN_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIB_APP): $(APP_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
@@ -167,12 +176,15 @@ check-docs: all
 	@python3 scripts/check-doc-commands.py
 
 # A user's view (needs `make all` and, for the installed TSan runtime, build-tsan): shmemu-run's
-# oshrun/mpirun habits, per-PE globals, the .cu corpus through shmemu-nvcc, race summaries naming both accesses and the PE/block/thread under
+# oshrun/mpirun habits, per-PE globals, threads a PE creates (pthread, C11, OpenMP), the
+# public-suite runner (scripts/openshmem-suite.sh) on a miniature suite of our own, the .cu corpus through shmemu-nvcc, race summaries naming both accesses and the PE/block/thread under
 # helgrind, DRD and TSan, and an installed shmemu used from outside the tree.
 .PHONY: check-user
 check-user: all
 	@tests/check-run-scripts.sh
 	@tests/check-per-pe-data.sh
+	@BUILD=$(BUILD) BUILD_TSAN=$(INSTALL_TSAN_BUILD) tests/check-app-threads.sh
+	@BUILD=$(BUILD) tests/check-openshmem-suite.sh
 	@$(MAKE) -s BUILD=$(INSTALL_TSAN_BUILD) SANITIZE=thread CC=clang libs $(INSTALL_TSAN_BUILD)/bin/shmemu-cudafe
 	@BUILD=$(BUILD) BUILD_TSAN=$(INSTALL_TSAN_BUILD) tests/check-cuda-corpus.sh
 	@tests/check-race-names.sh
@@ -187,6 +199,15 @@ PLANTS_TSAN_BUILD := $(if $(filter build,$(BUILD)),build-tsan,$(BUILD)-tsan)
 check-plants: $(MD_BIN)
 	$(MAKE) BUILD=$(PLANTS_TSAN_BUILD) SANITIZE=thread CC=clang $(PLANTS_TSAN_BUILD)/bin/shmemu-md
 	@scripts/detection-fast.sh $(MD_BIN) $(PLANTS_TSAN_BUILD)/bin/shmemu-md
+
+# A public OpenSHMEM test suite (Sandia OpenSHMEM's test/ folders) built with bin/shmemu-cc
+# and run with bin/shmemu-run, as an outside user would: pass/fail per folder
+# (scripts/openshmem-suite.sh, docs/openshmem.md "Public test suite"). Not part of `make check`:
+# the suite's sources are not in this repository. OSS_SUITE is the unpacked test/ folder.
+OSS_SUITE ?= /work/oss/SOS/test
+.PHONY: openshmem-suite
+openshmem-suite: libs
+	@BUILD=$(BUILD) scripts/openshmem-suite.sh $(OSS_SUITE)
 
 # The native suites, again and again, beside busy loops and a valgrind run (minutes):
 # finds tests that assume a quiet machine. LOAD_RUNS runs, LOAD_BUSY busy loops.
@@ -208,11 +229,11 @@ INSTALL_CLANG      := $(shell command -v clang 2>/dev/null)
 install: libs $(MD_BIN) $(EXPLORE_BIN)
 	install -d $(DESTDIR)$(PREFIX)/include/shmemu/shmemu $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	           $(DESTDIR)$(PREFIX)/bin
-	install -m 644 pgas/include/nvshmem.h pgas/include/nvshmemx.h $(wildcard pgas/include/shmem.h) \
+	install -m 644 pgas/include/nvshmem.h pgas/include/nvshmemx.h pgas/include/shmem.h pgas/include/shmemx.h \
 	           $(DESTDIR)$(PREFIX)/include/shmemu/
 	install -m 644 pgas/include/shmemu/*.h emu/include/shmemu/*.h \
 	           $(DESTDIR)$(PREFIX)/include/shmemu/shmemu/
-	install -m 644 $(LIB_A) $(LIB_MAIN) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIB_A) $(LIB_MAIN) $(LIB_APP) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 bin/shmemu-run bin/shmemu-cc bin/shmemu-check $(MD_BIN) $(EXPLORE_BIN) \
 	           $(DESTDIR)$(PREFIX)/bin/
@@ -223,7 +244,7 @@ ifneq ($(INSTALL_CLANG),)
 	$(MAKE) BUILD=$(INSTALL_TSAN_BUILD) SANITIZE=thread CC=clang libs
 	install -d $(DESTDIR)$(PREFIX)/lib/shmemu/tsan
 	install -m 644 $(INSTALL_TSAN_BUILD)/lib/libshmemu.a $(INSTALL_TSAN_BUILD)/lib/libshmemu_main.a \
-	           $(DESTDIR)$(PREFIX)/lib/shmemu/tsan/
+	           $(INSTALL_TSAN_BUILD)/lib/libshmemu_app.a $(DESTDIR)$(PREFIX)/lib/shmemu/tsan/
 else
 	@echo "make install: clang not found: no ThreadSanitizer runtime installed (shmemu-check" \
 	      "will run helgrind and DRD only)" >&2
@@ -255,6 +276,8 @@ help:
 	@echo "                     over 2-8 PEs, 1D-3D, pulse/fused, direct/signal (minutes)"
 	@echo "make detection-matrix  every planted bug under every checker: docs/detection-matrix.md"
 	@echo "make check-plants    every planted bug under its cheapest detecting checker (< 1 min)"
+	@echo "make openshmem-suite OSS_SUITE=DIR  Sandia OpenSHMEM's tests (DIR: its test/ folder)"
+	@echo "                     via shmemu-cc/shmemu-run: pass/fail per folder (docs/openshmem.md)"
 	@echo "make bench           benchmarks; results in bench/RESULTS.md"
 	@echo "make bench-races     each race checker's slowdown and memory (bench/RESULTS.md)"
 	@echo "make bench-halo-variants  staged against direct26: messages, bytes, time (bench/RESULTS.md)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ensure-deps.sh: installs the Debian 12 packages shmemu needs, when any is missing.
 #   scripts/ensure-deps.sh build    compiler and make: enough to build and run the main job
-#   scripts/ensure-deps.sh test     plus cmocka, valgrind, clang with its sanitizer runtimes
+#   scripts/ensure-deps.sh test     plus cmocka, valgrind, clang with its sanitizer runtimes,
+#                                   libgomp (GCC's OpenMP, for tests/threads/openmp.c)
 #   scripts/ensure-deps.sh bench    plus Open MPI (mpirun, oshrun) for the comparisons
 # Runs apt-get as root (or through sudo); prints what it installs and why.
 set -euo pipefail
@@ -9,7 +10,7 @@ level="${1:-test}"
 packages=(build-essential)
 case "$level" in
     build) ;;
-    test) packages+=(libcmocka-dev valgrind clang libclang-rt-14-dev pkg-config python3-ase) ;;
+    test) packages+=(libcmocka-dev valgrind clang libclang-rt-14-dev pkg-config python3-ase libgomp1) ;;
     bench) packages+=(libcmocka-dev valgrind clang libclang-rt-14-dev pkg-config python3-ase
                       libopenmpi-dev openmpi-bin linux-perf) ;;
     *) echo "ensure-deps.sh: unknown level '$level' (use build, test or bench)" >&2; exit 2 ;;

@@ -30,7 +30,9 @@ fi
 ok "make install PREFIX=$prefix"
 for f in bin/shmemu-cc bin/shmemu-run bin/shmemu-check bin/shmemu-md bin/shmemu-explore \
          lib/pkgconfig/shmemu.pc lib/pkgconfig/shmemu-main.pc include/shmemu/nvshmem.h \
-         include/shmemu/nvshmemx.h include/shmemu/shmem.h include/shmemu/shmemu/pgas.h \
+         include/shmemu/nvshmemx.h include/shmemu/shmem.h include/shmemu/shmemx.h \
+         include/shmemu/shmemu/shmem_deprecated.h include/shmemu/shmemu/shmem_ctx.h \
+         include/shmemu/shmemu/pgas.h lib/libshmemu.a lib/libshmemu_main.a lib/libshmemu_app.a \
          include/shmemu/shmemu/emu.h include/shmemu/shmemu/kernel.h; do
     [ -e "$prefix/$f" ] || bad "installed: $f is missing"
 done

@@ -97,8 +97,13 @@ typedef struct {
 int nvshmem_team_my_pe(nvshmem_team_t team);
 int nvshmem_team_n_pes(nvshmem_team_t team);
 int nvshmem_team_translate_pe(nvshmem_team_t src_team, int src_pe, nvshmem_team_t dest_team);
-/* Collective over the parent team. PEs outside the new team get NVSHMEM_TEAM_INVALID.
- * Returns 0 on success, non-zero (with a message) on bad arguments or too many teams. */
+/* Collective over the parent team, every member passing the same start, stride and size
+ * (a difference is misuse, naming two PEs and the values); team PE i is the parent's
+ * start + stride * i, so stride may be negative, and 0 when size is 1. PEs outside the new
+ * team get NVSHMEM_TEAM_INVALID.
+ * Returns 0 on success, non-zero (with a message) on bad arguments or too many teams. With
+ * bit 0 of config_mask set, the team keeps config->num_contexts (a negative one is a bad
+ * argument); the same for each axis of nvshmem_team_split_2d. */
 int nvshmem_team_split_strided(nvshmem_team_t parent_team, int start, int stride, int size,
                                const nvshmem_team_config_t *config, long config_mask,
                                nvshmem_team_t *new_team);
@@ -132,7 +137,11 @@ void nvshmem_global_exit(int status);
 
 /* ---- symmetric heap ------------------------------------------------------------------ */
 /* Collective: every PE calls with the same arguments and gets the same heap offset. The heap
- * holds NVSHMEM_SYMMETRIC_SIZE bytes per PE (suffixes K, M, G, T; default 256M). */
+ * holds NVSHMEM_SYMMETRIC_SIZE bytes per PE (suffixes K, M, G, T; default 256M).
+ * nvshmem_align takes any power of two up to the largest one dividing the heap size; a
+ * larger one returns NULL with a message. With SHMEMU_CHECK_BOUNDS (the default), an RMA,
+ * atomic, signal, wait or collective address range must lie inside one live object: past
+ * its end, or in freed memory, is misuse naming the object. */
 
 void *nvshmem_malloc(size_t size);
 void *nvshmem_calloc(size_t count, size_t size);
@@ -147,6 +156,8 @@ void nvshmem_fence(void);
 void nvshmem_quiet(void);
 
 /* ---- RMA ----------------------------------------------------------------------------- */
+/* A transfer of zero bytes (or elements) moves nothing and accepts any pointers, NULL too;
+ * the PE is still checked. A zero-byte put-with-signal still updates its signal. */
 
 #define SHMEMU_DECLARE_RMA(TYPE, NAME)                                                        \
     void nvshmem_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe);         \
@@ -166,7 +177,8 @@ void nvshmem_quiet(void);
                                          uint64_t *sig_addr, uint64_t signal, int sig_op,     \
                                          int pe);
 SHMEMU_RMA_TYPES(SHMEMU_DECLARE_RMA)
-#undef SHMEMU_DECLARE_RMA
+/* SHMEMU_DECLARE_RMA and SHMEMU_DECLARE_COLL stay defined: the runtime declares the core
+ * entries of OpenSHMEM's extra types with them (pgas/src/core_types.h). */
 
 #define SHMEMU_DECLARE_SIZED(BITS, TYPE)                                                      \
     void nvshmem_put##BITS(void *dest, const void *source, size_t nelems, int pe);            \
@@ -201,6 +213,8 @@ uint64_t nvshmem_signal_fetch(const uint64_t *sig_addr);
 uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 
 /* ---- point-to-point synchronization -------------------------------------------------- */
+/* The _any forms scan round robin, from one past the index the calling thread's last _any
+ * call on the same ivars returned: calls in a row see every satisfied ivar in turn. */
 
 #define SHMEMU_DECLARE_WAIT(TYPE, NAME)                                                       \
     void nvshmem_##NAME##_wait_until(TYPE *ivar, int cmp, TYPE cmp_value);                    \
@@ -286,7 +300,6 @@ int nvshmem_alltoallmem(nvshmem_team_t team, void *dest, const void *source, siz
     int nvshmem_##NAME##_alltoall(nvshmem_team_t team, TYPE *dest, const TYPE *source,        \
                                   size_t nelems);
 SHMEMU_RMA_TYPES(SHMEMU_DECLARE_COLL)
-#undef SHMEMU_DECLARE_COLL
 
 #define SHMEMU_DECLARE_REDUCE_BITWISE(TYPE, NAME)                                             \
     int nvshmem_##NAME##_and_reduce(nvshmem_team_t team, TYPE *dest, const TYPE *source,      \

@@ -3,9 +3,11 @@
  *
  * A program that includes only this header is an ordinary OpenSHMEM program; one that also
  * includes nvshmem.h sees both APIs, with no definition in common. The PEs are threads of one
- * process, as described in nvshmem.h: global and static variables are shared by all PEs
- * (they are NOT symmetric here), so symmetric data must come from shmem_malloc and friends,
- * and per-PE state belongs on the stack, in the heap or in _Thread_local variables.
+ * process, as described in nvshmem.h. A program linked by bin/shmemu-cc gets one copy of its
+ * globals and statics per PE, and they are symmetric as in OpenSHMEM: shmem_put(&global, ...)
+ * reaches the target PE's copy (docs/pgas.md, "Per-PE data"). Linked another way (shmemu-cc
+ * --shmemu-globals=shared, pkg-config's shmemu-main) the PEs share one copy, and only the
+ * symmetric heap is per PE.
  *
  * Constants are OpenSHMEM's own (Sandia OpenSHMEM's values), NOT NVSHMEM's (docs/design.md D2):
  *
@@ -29,18 +31,22 @@
  * even SHMEM_TEAM_INVALID: NVSHMEM_TEAM_WORLD is the constant 0, which C converts to a null
  * pointer without a word, so a shmem_ call given a null team reports the mix-up and aborts.
  *
- * Threading: every PE may be driven by several threads (the CUDA emulator does), so the
- * library always provides SHMEM_THREAD_MULTIPLE, whatever was requested; shmem_query_thread
- * reports it.
+ * Threading: a thread that a PE's code creates (pthread_create, thrd_create, a GCC OpenMP
+ * region, in a program linked by shmemu-cc or pkg-config's shmemu-main) belongs to that PE, and every call may be made by
+ * several threads of a PE at once, so the library provides SHMEM_THREAD_MULTIPLE, whatever was
+ * requested; shmem_query_thread reports it (docs/openshmem.md, "Threads").
  *
- * Not provided: communication contexts (shmem_ctx_*), shmem_realloc, shmem_TYPENAME_collect
- * and alltoalls, the long double and complex types, and the deprecated
- * active-set collectives and pre-1.4 atomics. The C11 type-generic interfaces cover the
- * standard C types (see SHMEMU_GENERIC_* in shmemu/typelists.h).
+ * Types: OpenSHMEM's tables, long double in RMA and collectives and the complex types in
+ * sum/prod included (SHMEMU_SHMEM_* in shmemu/typelists.h). The C11 type-generic interfaces
+ * cover every type of those tables (SHMEMU_GENERIC_* there says how aliases are handled).
+ * The deprecated interfaces 1.5 still defines (start_pes, shmem_TYPENAME_fadd, the pSync
+ * collectives, ...) are in shmemu/shmem_deprecated.h, included below; the extensions 1.6
+ * adopted are in shmemx.h.
  *
- * Misuse (a PE out of range, an address outside the symmetric heap, an unknown comparison or
- * signal op, ...) prints "shmemu: PE p: call: what is wrong; what to do" and aborts. Errors
- * found by the core name the nvshmem_ call that the shmem_ one forwarded to.
+ * Misuse (a PE out of range, an address outside the symmetric heap or past the end of its
+ * object, an unknown comparison or signal op, PEs that disagree on a collective's arguments,
+ * ...) prints "shmemu: PE p: call: what is wrong; what to do" and aborts. On a PE that called
+ * shmem_init, errors name the shmem_ call the program made.
  */
 #ifndef SHMEMU_SHMEM_H
 #define SHMEMU_SHMEM_H
@@ -105,9 +111,12 @@ int shmem_team_n_pes(shmem_team_t team);
 /* The PE number in dest_team of PE src_pe of src_team; -1 when either team is invalid or
  * that PE is not a member of dest_team. */
 int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
-/* Collective over parent_team (every member calls, with the same arguments). Members of the
+/* Collective over parent_team (every member calls, with the same arguments: different ones
+ * are misuse, reported naming two PEs and their values). The new team's PE i is the parent's
+ * start + stride * i: stride may be negative, and 0 when size is 1. Members of the
  * new team get its handle, the others SHMEM_TEAM_INVALID. Returns 0, or non-zero with a
- * message. config may be NULL; contexts are not supported, so num_contexts is ignored. */
+ * message. config may be NULL; with SHMEM_TEAM_NUM_CONTEXTS in config_mask the new team
+ * keeps config->num_contexts (shmem_team_get_config returns it; it is no limit here). */
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                              const shmem_team_config_t *config, long config_mask,
                              shmem_team_t *new_team);
@@ -144,6 +153,12 @@ int shmem_addr_accessible(const void *addr, int pe);
 /* The address of the symmetric object dest on PE pe, for loads and stores; NULL where only
  * the put path reaches (SHMEMU_NO_PTR=1). */
 void *shmem_ptr(const void *dest, int pe);
+/* shmem_ptr for PE pe of team (a PE number of the team); NULL for SHMEM_TEAM_INVALID. A pe
+ * outside the team is misuse. */
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
+/* Profiling control: no profiling library is attached, so every level is accepted and the
+ * call does nothing. */
+void shmem_pcontrol(const int level, ...);
 void shmem_info_get_version(int *major, int *minor);
 /* Copies SHMEM_VENDOR_STRING (at most SHMEM_MAX_NAME_LEN bytes with its NUL) to name. */
 void shmem_info_get_name(char *name);
@@ -156,10 +171,19 @@ void shmem_info_get_name(char *name);
 void *shmem_malloc(size_t size);
 void *shmem_malloc_with_hints(size_t size, long hints);
 void *shmem_calloc(size_t count, size_t size);
+/* Any power-of-two alignment up to the largest power of two dividing the heap size
+ * (SHMEM_SYMMETRIC_SIZE); a larger one returns NULL with a message, one that is no power of
+ * two is misuse. */
 void *shmem_align(size_t alignment, size_t size);
 void shmem_free(void *ptr);
+/* Collective: resizes ptr's object, keeping its contents up to the smaller size, in place or
+ * moved (returns where; a moved object loses shmem_align's alignment). ptr NULL allocates;
+ * size 0 frees and returns NULL; no room returns NULL and leaves ptr unchanged. */
+void *shmem_realloc(void *ptr, size_t size);
 
 /* ---- RMA ----------------------------------------------------------------------------- */
+/* A transfer of zero bytes (or elements) moves nothing and accepts any pointers, NULL too;
+ * the PE is still checked. A zero-byte put-with-signal still updates its signal. */
 
 #define SHMEMU_SHMEM_DECLARE_RMA(TYPE, NAME)                                                  \
     void shmem_##NAME##_put(TYPE *dest, const TYPE *source, size_t nelems, int pe);           \
@@ -177,7 +201,7 @@ void shmem_free(void *ptr);
     void shmem_##NAME##_put_signal_nbi(TYPE *dest, const TYPE *source, size_t nelems,         \
                                        uint64_t *sig_addr, uint64_t signal, int sig_op,       \
                                        int pe);
-SHMEMU_RMA_TYPES(SHMEMU_SHMEM_DECLARE_RMA)
+SHMEMU_SHMEM_RMA_TYPES(SHMEMU_SHMEM_DECLARE_RMA)
 #undef SHMEMU_SHMEM_DECLARE_RMA
 
 #define SHMEMU_SHMEM_DECLARE_SIZED(BITS, TYPE)                                                \
@@ -287,6 +311,10 @@ SHMEMU_AMO_TYPES(SHMEMU_SHMEM_DECLARE_AMO)
 SHMEMU_AMO_BITWISE_TYPES(SHMEMU_SHMEM_DECLARE_AMO_BITWISE)
 #undef SHMEMU_SHMEM_DECLARE_AMO_BITWISE
 
+/* ---- communication contexts: shmem_ctx_t, shmem_ctx_* -------------------------------- */
+
+#include "shmemu/shmem_ctx.h"
+
 /* ---- ordering and barriers ----------------------------------------------------------- */
 
 void shmem_fence(void);
@@ -297,23 +325,51 @@ void shmem_barrier_all(void);
 void shmem_sync_all(void);
 int shmem_team_sync(shmem_team_t team);
 
+/* ---- distributed locks --------------------------------------------------------------- */
+/* lock: a symmetric long, 0 on every PE before its first use. Mutual exclusion across all
+ * PEs; waiting PEs get the lock first come, first served. shmem_clear_lock completes the
+ * caller's puts (quiet) before it releases. shmem_test_lock returns 0 when it set the lock,
+ * 1 when the lock was already set (it does not wait). Clearing a lock the PE does not hold,
+ * or setting one it holds already (a certain deadlock), is misuse. */
+
+void shmem_set_lock(long *lock);
+int shmem_test_lock(long *lock);
+void shmem_clear_lock(long *lock);
+
 /* ---- collectives --------------------------------------------------------------------- */
 /* Collective over team; return 0 on success. Reductions combine in team PE order on every
- * PE, so every PE gets the same bits. nelems counts elements (bytes for the *mem forms). */
+ * PE, so every PE gets the same bits. nelems counts elements (bytes for the *mem forms).
+ * Every PE of the team must make the same collective calls in the same order, with the same
+ * arguments where OpenSHMEM requires them equal (PE_root; nelems, except for collect; dst
+ * and sst): a PE that differs is reported as misuse naming two PEs and the argument, and a
+ * PE blocked in a collective of another team that needs this PE as a certain deadlock. */
 
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
                        int PE_root);
 int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 
+/* collect: like fcollect, but nelems may differ per PE; dest receives every PE's nelems
+ * elements concatenated in team PE order (so it must hold the sum over the team). */
+int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+/* alltoalls: alltoall with strides (in elements, >= 1, the same on every PE): element i of
+ * the block for team PE j is source[sst * (j * nelems + i)], and it lands on PE j at
+ * dest[dst * (k * nelems + i)], k being the sender's team PE number. */
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems);
+
 #define SHMEMU_SHMEM_DECLARE_COLL(TYPE, NAME)                                                 \
+    int shmem_##NAME##_collect(shmem_team_t team, TYPE *dest, const TYPE *source,             \
+                               size_t nelems);                                                \
+    int shmem_##NAME##_alltoalls(shmem_team_t team, TYPE *dest, const TYPE *source,           \
+                                 ptrdiff_t dst, ptrdiff_t sst, size_t nelems);                \
     int shmem_##NAME##_broadcast(shmem_team_t team, TYPE *dest, const TYPE *source,           \
                                  size_t nelems, int PE_root);                                 \
     int shmem_##NAME##_fcollect(shmem_team_t team, TYPE *dest, const TYPE *source,            \
                                 size_t nelems);                                               \
     int shmem_##NAME##_alltoall(shmem_team_t team, TYPE *dest, const TYPE *source,            \
                                 size_t nelems);
-SHMEMU_RMA_TYPES(SHMEMU_SHMEM_DECLARE_COLL)
+SHMEMU_SHMEM_RMA_TYPES(SHMEMU_SHMEM_DECLARE_COLL)
 #undef SHMEMU_SHMEM_DECLARE_COLL
 
 #define SHMEMU_SHMEM_DECLARE_REDUCE_BITWISE(TYPE, NAME)                                       \
@@ -326,21 +382,31 @@ SHMEMU_RMA_TYPES(SHMEMU_SHMEM_DECLARE_COLL)
 SHMEMU_REDUCE_BITWISE_TYPES(SHMEMU_SHMEM_DECLARE_REDUCE_BITWISE)
 #undef SHMEMU_SHMEM_DECLARE_REDUCE_BITWISE
 
-#define SHMEMU_SHMEM_DECLARE_REDUCE_ARITH(TYPE, NAME)                                         \
+/* min/max: SHMEMU_SHMEM_REDUCE_MINMAX_TYPES; sum/prod also take the complex types. */
+#define SHMEMU_SHMEM_DECLARE_REDUCE_MINMAX(TYPE, NAME)                                        \
     int shmem_##NAME##_min_reduce(shmem_team_t team, TYPE *dest, const TYPE *source,          \
                                   size_t nreduce);                                            \
     int shmem_##NAME##_max_reduce(shmem_team_t team, TYPE *dest, const TYPE *source,          \
-                                  size_t nreduce);                                            \
+                                  size_t nreduce);
+SHMEMU_SHMEM_REDUCE_MINMAX_TYPES(SHMEMU_SHMEM_DECLARE_REDUCE_MINMAX)
+#undef SHMEMU_SHMEM_DECLARE_REDUCE_MINMAX
+
+#define SHMEMU_SHMEM_DECLARE_REDUCE_SUMPROD(TYPE, NAME)                                       \
     int shmem_##NAME##_sum_reduce(shmem_team_t team, TYPE *dest, const TYPE *source,          \
                                   size_t nreduce);                                            \
     int shmem_##NAME##_prod_reduce(shmem_team_t team, TYPE *dest, const TYPE *source,         \
                                    size_t nreduce);
-SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_SHMEM_DECLARE_REDUCE_ARITH)
-#undef SHMEMU_SHMEM_DECLARE_REDUCE_ARITH
+SHMEMU_SHMEM_REDUCE_SUMPROD_TYPES(SHMEMU_SHMEM_DECLARE_REDUCE_SUMPROD)
+#undef SHMEMU_SHMEM_DECLARE_REDUCE_SUMPROD
 
 #ifdef __cplusplus
 }
 #endif
+
+/* ---- deprecated interfaces that 1.5 still defines (start_pes, shmem_*_fadd, pSync
+ * collectives, ...) ------------------------------------------------------------------- */
+
+#include "shmemu/shmem_deprecated.h"
 
 /* ---- C11 type-generic interfaces ----------------------------------------------------- */
 /* shmem_put(dest, source, nelems, pe) and friends select the typed routine from the type of
@@ -348,37 +414,73 @@ SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_SHMEM_DECLARE_REDUCE_ARITH)
 
 #if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 
-#define SHMEMU_GEN_PUT(TYPE, NAME) , TYPE * : shmem_##NAME##_put
-#define SHMEMU_GEN_PUT_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_put_nbi
-#define SHMEMU_GEN_GET(TYPE, NAME) , TYPE * : shmem_##NAME##_get
-#define SHMEMU_GEN_GET_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_get_nbi
-#define SHMEMU_GEN_P(TYPE, NAME) , TYPE * : shmem_##NAME##_p
-#define SHMEMU_GEN_G(TYPE, NAME) , TYPE * : shmem_##NAME##_g, const TYPE * : shmem_##NAME##_g
-#define SHMEMU_GEN_IPUT(TYPE, NAME) , TYPE * : shmem_##NAME##_iput
-#define SHMEMU_GEN_IGET(TYPE, NAME) , TYPE * : shmem_##NAME##_iget
-#define SHMEMU_GEN_PUT_SIGNAL(TYPE, NAME) , TYPE * : shmem_##NAME##_put_signal
-#define SHMEMU_GEN_PUT_SIGNAL_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_put_signal_nbi
+/* RMA and atomics take an optional context first, as OpenSHMEM 1.5 defines them:
+ * shmem_put(ctx, dest, source, nelems, pe) and shmem_put(dest, source, nelems, pe) both
+ * work. SHMEMU_GEN_CTX(LIST, PLAIN, CTX, first, ...) selects, when `first` is a shmem_ctx_t,
+ * the shmem_ctx_ routine of LIST for the next argument's type (CTX associations), and
+ * otherwise the routine without ctx for `first`'s type (PLAIN). The branch not taken names
+ * shmemu_generic_no_routine_for_this_type, so that every selection has a match; a call whose
+ * selected branch does (a type outside the family) fails to compile: "called object
+ * 'shmemu_generic_no_routine_for_this_type' is not a function". Each argument is evaluated
+ * once. */
+enum { shmemu_generic_no_routine_for_this_type = 0 };
+#define SHMEMU_GEN_ARG1(a, ...) a
+#define SHMEMU_GEN_CTX(LIST, PLAIN, CTX, first, ...)                                          \
+    _Generic((first),                                                                         \
+        shmem_ctx_t: _Generic((SHMEMU_GEN_ARG1(__VA_ARGS__, ~)) LIST(CTX),                    \
+                              default: shmemu_generic_no_routine_for_this_type),              \
+        default: _Generic((first) LIST(PLAIN),                                                \
+                          shmem_ctx_t: shmemu_generic_no_routine_for_this_type))(first,       \
+                                                                                 __VA_ARGS__)
 
-#define shmem_put(dest, ...)                                                                  \
-    _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_PUT))(dest, __VA_ARGS__)
-#define shmem_put_nbi(dest, ...)                                                              \
-    _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_PUT_NBI))(dest, __VA_ARGS__)
-#define shmem_get(dest, ...)                                                                  \
-    _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_GET))(dest, __VA_ARGS__)
-#define shmem_get_nbi(dest, ...)                                                              \
-    _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_GET_NBI))(dest, __VA_ARGS__)
-#define shmem_p(dest, ...)                                                                    \
-    _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_P))(dest, __VA_ARGS__)
-#define shmem_g(source, ...)                                                                  \
-    _Generic((source) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_G))(source, __VA_ARGS__)
-#define shmem_iput(dest, ...)                                                                 \
-    _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_IPUT))(dest, __VA_ARGS__)
-#define shmem_iget(dest, ...)                                                                 \
-    _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_IGET))(dest, __VA_ARGS__)
-#define shmem_put_signal(dest, ...)                                                           \
-    _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_PUT_SIGNAL))(dest, __VA_ARGS__)
-#define shmem_put_signal_nbi(dest, ...)                                                       \
-    _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_PUT_SIGNAL_NBI))(dest, __VA_ARGS__)
+#define SHMEMU_GEN_PUT(TYPE, NAME) , TYPE * : shmem_##NAME##_put
+#define SHMEMU_GEN_CTX_PUT(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_put
+#define SHMEMU_GEN_PUT_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_put_nbi
+#define SHMEMU_GEN_CTX_PUT_NBI(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_put_nbi
+#define SHMEMU_GEN_GET(TYPE, NAME) , TYPE * : shmem_##NAME##_get
+#define SHMEMU_GEN_CTX_GET(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_get
+#define SHMEMU_GEN_GET_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_get_nbi
+#define SHMEMU_GEN_CTX_GET_NBI(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_get_nbi
+#define SHMEMU_GEN_P(TYPE, NAME) , TYPE * : shmem_##NAME##_p
+#define SHMEMU_GEN_CTX_P(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_p
+#define SHMEMU_GEN_G(TYPE, NAME) , TYPE * : shmem_##NAME##_g, const TYPE * : shmem_##NAME##_g
+#define SHMEMU_GEN_CTX_G(TYPE, NAME)                                                          \
+    , TYPE * : shmem_ctx_##NAME##_g, const TYPE * : shmem_ctx_##NAME##_g
+#define SHMEMU_GEN_IPUT(TYPE, NAME) , TYPE * : shmem_##NAME##_iput
+#define SHMEMU_GEN_CTX_IPUT(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_iput
+#define SHMEMU_GEN_IGET(TYPE, NAME) , TYPE * : shmem_##NAME##_iget
+#define SHMEMU_GEN_CTX_IGET(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_iget
+#define SHMEMU_GEN_PUT_SIGNAL(TYPE, NAME) , TYPE * : shmem_##NAME##_put_signal
+#define SHMEMU_GEN_CTX_PUT_SIGNAL(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_put_signal
+#define SHMEMU_GEN_PUT_SIGNAL_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_put_signal_nbi
+#define SHMEMU_GEN_CTX_PUT_SIGNAL_NBI(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_put_signal_nbi
+
+#define shmem_put(...)                                                                        \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_RMA_TYPES, SHMEMU_GEN_PUT, SHMEMU_GEN_CTX_PUT, __VA_ARGS__)
+#define shmem_put_nbi(...)                                                                    \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_RMA_TYPES, SHMEMU_GEN_PUT_NBI, SHMEMU_GEN_CTX_PUT_NBI,      \
+                   __VA_ARGS__)
+#define shmem_get(...)                                                                        \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_RMA_TYPES, SHMEMU_GEN_GET, SHMEMU_GEN_CTX_GET, __VA_ARGS__)
+#define shmem_get_nbi(...)                                                                    \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_RMA_TYPES, SHMEMU_GEN_GET_NBI, SHMEMU_GEN_CTX_GET_NBI,      \
+                   __VA_ARGS__)
+#define shmem_p(...)                                                                          \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_RMA_TYPES, SHMEMU_GEN_P, SHMEMU_GEN_CTX_P, __VA_ARGS__)
+#define shmem_g(...)                                                                          \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_RMA_TYPES, SHMEMU_GEN_G, SHMEMU_GEN_CTX_G, __VA_ARGS__)
+#define shmem_iput(...)                                                                       \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_RMA_TYPES, SHMEMU_GEN_IPUT, SHMEMU_GEN_CTX_IPUT,            \
+                   __VA_ARGS__)
+#define shmem_iget(...)                                                                       \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_RMA_TYPES, SHMEMU_GEN_IGET, SHMEMU_GEN_CTX_IGET,            \
+                   __VA_ARGS__)
+#define shmem_put_signal(...)                                                                 \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_RMA_TYPES, SHMEMU_GEN_PUT_SIGNAL, SHMEMU_GEN_CTX_PUT_SIGNAL,\
+                   __VA_ARGS__)
+#define shmem_put_signal_nbi(...)                                                             \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_RMA_TYPES, SHMEMU_GEN_PUT_SIGNAL_NBI,                       \
+                   SHMEMU_GEN_CTX_PUT_SIGNAL_NBI, __VA_ARGS__)
 
 #define SHMEMU_GEN_WAIT_UNTIL(TYPE, NAME) , TYPE * : shmem_##NAME##_wait_until
 #define SHMEMU_GEN_WAIT_UNTIL_ALL(TYPE, NAME) , TYPE * : shmem_##NAME##_wait_until_all
@@ -432,83 +534,127 @@ SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_SHMEM_DECLARE_REDUCE_ARITH)
 
 #define SHMEMU_GEN_AMO_FETCH(TYPE, NAME)                                                      \
     , TYPE * : shmem_##NAME##_atomic_fetch, const TYPE * : shmem_##NAME##_atomic_fetch
+#define SHMEMU_GEN_CTX_AMO_FETCH(TYPE, NAME)                                                  \
+    , TYPE * : shmem_ctx_##NAME##_atomic_fetch, const TYPE * : shmem_ctx_##NAME##_atomic_fetch
 #define SHMEMU_GEN_AMO_FETCH_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_fetch_nbi
+#define SHMEMU_GEN_CTX_AMO_FETCH_NBI(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_fetch_nbi
 #define SHMEMU_GEN_AMO_SET(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_set
+#define SHMEMU_GEN_CTX_AMO_SET(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_set
 #define SHMEMU_GEN_AMO_SWAP(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_swap
+#define SHMEMU_GEN_CTX_AMO_SWAP(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_swap
 #define SHMEMU_GEN_AMO_SWAP_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_swap_nbi
+#define SHMEMU_GEN_CTX_AMO_SWAP_NBI(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_swap_nbi
 #define SHMEMU_GEN_AMO_CSWAP(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_compare_swap
+#define SHMEMU_GEN_CTX_AMO_CSWAP(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_compare_swap
 #define SHMEMU_GEN_AMO_CSWAP_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_compare_swap_nbi
+#define SHMEMU_GEN_CTX_AMO_CSWAP_NBI(TYPE, NAME)                                              \
+    , TYPE * : shmem_ctx_##NAME##_atomic_compare_swap_nbi
 #define SHMEMU_GEN_AMO_INC(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_inc
+#define SHMEMU_GEN_CTX_AMO_INC(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_inc
 #define SHMEMU_GEN_AMO_FETCH_INC(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_fetch_inc
+#define SHMEMU_GEN_CTX_AMO_FETCH_INC(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_fetch_inc
 #define SHMEMU_GEN_AMO_FETCH_INC_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_fetch_inc_nbi
+#define SHMEMU_GEN_CTX_AMO_FETCH_INC_NBI(TYPE, NAME)                                          \
+    , TYPE * : shmem_ctx_##NAME##_atomic_fetch_inc_nbi
 #define SHMEMU_GEN_AMO_ADD(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_add
+#define SHMEMU_GEN_CTX_AMO_ADD(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_add
 #define SHMEMU_GEN_AMO_FETCH_ADD(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_fetch_add
+#define SHMEMU_GEN_CTX_AMO_FETCH_ADD(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_fetch_add
 #define SHMEMU_GEN_AMO_FETCH_ADD_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_fetch_add_nbi
+#define SHMEMU_GEN_CTX_AMO_FETCH_ADD_NBI(TYPE, NAME)                                          \
+    , TYPE * : shmem_ctx_##NAME##_atomic_fetch_add_nbi
 #define SHMEMU_GEN_AMO_AND(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_and
+#define SHMEMU_GEN_CTX_AMO_AND(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_and
 #define SHMEMU_GEN_AMO_FETCH_AND(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_fetch_and
+#define SHMEMU_GEN_CTX_AMO_FETCH_AND(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_fetch_and
 #define SHMEMU_GEN_AMO_FETCH_AND_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_fetch_and_nbi
+#define SHMEMU_GEN_CTX_AMO_FETCH_AND_NBI(TYPE, NAME)                                          \
+    , TYPE * : shmem_ctx_##NAME##_atomic_fetch_and_nbi
 #define SHMEMU_GEN_AMO_OR(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_or
+#define SHMEMU_GEN_CTX_AMO_OR(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_or
 #define SHMEMU_GEN_AMO_FETCH_OR(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_fetch_or
+#define SHMEMU_GEN_CTX_AMO_FETCH_OR(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_fetch_or
 #define SHMEMU_GEN_AMO_FETCH_OR_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_fetch_or_nbi
+#define SHMEMU_GEN_CTX_AMO_FETCH_OR_NBI(TYPE, NAME)                                           \
+    , TYPE * : shmem_ctx_##NAME##_atomic_fetch_or_nbi
 #define SHMEMU_GEN_AMO_XOR(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_xor
+#define SHMEMU_GEN_CTX_AMO_XOR(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_xor
 #define SHMEMU_GEN_AMO_FETCH_XOR(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_fetch_xor
+#define SHMEMU_GEN_CTX_AMO_FETCH_XOR(TYPE, NAME) , TYPE * : shmem_ctx_##NAME##_atomic_fetch_xor
 #define SHMEMU_GEN_AMO_FETCH_XOR_NBI(TYPE, NAME) , TYPE * : shmem_##NAME##_atomic_fetch_xor_nbi
+#define SHMEMU_GEN_CTX_AMO_FETCH_XOR_NBI(TYPE, NAME)                                          \
+    , TYPE * : shmem_ctx_##NAME##_atomic_fetch_xor_nbi
 
-/* The _nbi forms select on the fetch pointer, their first argument. */
-#define shmem_atomic_fetch(source, ...)                                                       \
-    _Generic((source) SHMEMU_GENERIC_AMO_EXTENDED_TYPES(SHMEMU_GEN_AMO_FETCH))(source,        \
-                                                                               __VA_ARGS__)
-#define shmem_atomic_fetch_nbi(fetch, ...)                                                    \
-    _Generic((fetch) SHMEMU_GENERIC_AMO_EXTENDED_TYPES(SHMEMU_GEN_AMO_FETCH_NBI))(fetch,      \
-                                                                                  __VA_ARGS__)
-#define shmem_atomic_set(dest, ...)                                                           \
-    _Generic((dest) SHMEMU_GENERIC_AMO_EXTENDED_TYPES(SHMEMU_GEN_AMO_SET))(dest, __VA_ARGS__)
-#define shmem_atomic_swap(dest, ...)                                                          \
-    _Generic((dest) SHMEMU_GENERIC_AMO_EXTENDED_TYPES(SHMEMU_GEN_AMO_SWAP))(dest, __VA_ARGS__)
-#define shmem_atomic_swap_nbi(fetch, ...)                                                     \
-    _Generic((fetch) SHMEMU_GENERIC_AMO_EXTENDED_TYPES(SHMEMU_GEN_AMO_SWAP_NBI))(fetch,       \
-                                                                                 __VA_ARGS__)
-#define shmem_atomic_compare_swap(dest, ...)                                                  \
-    _Generic((dest) SHMEMU_GENERIC_AMO_TYPES(SHMEMU_GEN_AMO_CSWAP))(dest, __VA_ARGS__)
-#define shmem_atomic_compare_swap_nbi(fetch, ...)                                             \
-    _Generic((fetch) SHMEMU_GENERIC_AMO_TYPES(SHMEMU_GEN_AMO_CSWAP_NBI))(fetch, __VA_ARGS__)
-#define shmem_atomic_inc(dest, ...)                                                           \
-    _Generic((dest) SHMEMU_GENERIC_AMO_TYPES(SHMEMU_GEN_AMO_INC))(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_inc(dest, ...)                                                     \
-    _Generic((dest) SHMEMU_GENERIC_AMO_TYPES(SHMEMU_GEN_AMO_FETCH_INC))(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_inc_nbi(fetch, ...)                                                \
-    _Generic((fetch) SHMEMU_GENERIC_AMO_TYPES(SHMEMU_GEN_AMO_FETCH_INC_NBI))(fetch, __VA_ARGS__)
-#define shmem_atomic_add(dest, ...)                                                           \
-    _Generic((dest) SHMEMU_GENERIC_AMO_TYPES(SHMEMU_GEN_AMO_ADD))(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_add(dest, ...)                                                     \
-    _Generic((dest) SHMEMU_GENERIC_AMO_TYPES(SHMEMU_GEN_AMO_FETCH_ADD))(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_add_nbi(fetch, ...)                                                \
-    _Generic((fetch) SHMEMU_GENERIC_AMO_TYPES(SHMEMU_GEN_AMO_FETCH_ADD_NBI))(fetch, __VA_ARGS__)
-#define shmem_atomic_and(dest, ...)                                                           \
-    _Generic((dest) SHMEMU_GENERIC_AMO_BITWISE_TYPES(SHMEMU_GEN_AMO_AND))(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_and(dest, ...)                                                     \
-    _Generic((dest) SHMEMU_GENERIC_AMO_BITWISE_TYPES(SHMEMU_GEN_AMO_FETCH_AND))(dest,         \
-                                                                                __VA_ARGS__)
-#define shmem_atomic_fetch_and_nbi(fetch, ...)                                                \
-    _Generic((fetch) SHMEMU_GENERIC_AMO_BITWISE_TYPES(SHMEMU_GEN_AMO_FETCH_AND_NBI))(         \
-        fetch, __VA_ARGS__)
-#define shmem_atomic_or(dest, ...)                                                            \
-    _Generic((dest) SHMEMU_GENERIC_AMO_BITWISE_TYPES(SHMEMU_GEN_AMO_OR))(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_or(dest, ...)                                                      \
-    _Generic((dest) SHMEMU_GENERIC_AMO_BITWISE_TYPES(SHMEMU_GEN_AMO_FETCH_OR))(dest,          \
-                                                                               __VA_ARGS__)
-#define shmem_atomic_fetch_or_nbi(fetch, ...)                                                 \
-    _Generic((fetch) SHMEMU_GENERIC_AMO_BITWISE_TYPES(SHMEMU_GEN_AMO_FETCH_OR_NBI))(          \
-        fetch, __VA_ARGS__)
-#define shmem_atomic_xor(dest, ...)                                                           \
-    _Generic((dest) SHMEMU_GENERIC_AMO_BITWISE_TYPES(SHMEMU_GEN_AMO_XOR))(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_xor(dest, ...)                                                     \
-    _Generic((dest) SHMEMU_GENERIC_AMO_BITWISE_TYPES(SHMEMU_GEN_AMO_FETCH_XOR))(dest,         \
-                                                                                __VA_ARGS__)
-#define shmem_atomic_fetch_xor_nbi(fetch, ...)                                                \
-    _Generic((fetch) SHMEMU_GENERIC_AMO_BITWISE_TYPES(SHMEMU_GEN_AMO_FETCH_XOR_NBI))(         \
-        fetch, __VA_ARGS__)
+/* The _nbi forms select on the fetch pointer, their first argument after ctx. */
+#define shmem_atomic_fetch(...)                                                               \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_EXTENDED_TYPES, SHMEMU_GEN_AMO_FETCH,                   \
+                   SHMEMU_GEN_CTX_AMO_FETCH, __VA_ARGS__)
+#define shmem_atomic_fetch_nbi(...)                                                           \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_EXTENDED_TYPES, SHMEMU_GEN_AMO_FETCH_NBI,               \
+                   SHMEMU_GEN_CTX_AMO_FETCH_NBI, __VA_ARGS__)
+#define shmem_atomic_set(...)                                                                 \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_EXTENDED_TYPES, SHMEMU_GEN_AMO_SET,                     \
+                   SHMEMU_GEN_CTX_AMO_SET, __VA_ARGS__)
+#define shmem_atomic_swap(...)                                                                \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_EXTENDED_TYPES, SHMEMU_GEN_AMO_SWAP,                    \
+                   SHMEMU_GEN_CTX_AMO_SWAP, __VA_ARGS__)
+#define shmem_atomic_swap_nbi(...)                                                            \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_EXTENDED_TYPES, SHMEMU_GEN_AMO_SWAP_NBI,                \
+                   SHMEMU_GEN_CTX_AMO_SWAP_NBI, __VA_ARGS__)
+#define shmem_atomic_compare_swap(...)                                                        \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_TYPES, SHMEMU_GEN_AMO_CSWAP, SHMEMU_GEN_CTX_AMO_CSWAP,  \
+                   __VA_ARGS__)
+#define shmem_atomic_compare_swap_nbi(...)                                                    \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_TYPES, SHMEMU_GEN_AMO_CSWAP_NBI,                        \
+                   SHMEMU_GEN_CTX_AMO_CSWAP_NBI, __VA_ARGS__)
+#define shmem_atomic_inc(...)                                                                 \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_TYPES, SHMEMU_GEN_AMO_INC, SHMEMU_GEN_CTX_AMO_INC,      \
+                   __VA_ARGS__)
+#define shmem_atomic_fetch_inc(...)                                                           \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_TYPES, SHMEMU_GEN_AMO_FETCH_INC,                        \
+                   SHMEMU_GEN_CTX_AMO_FETCH_INC, __VA_ARGS__)
+#define shmem_atomic_fetch_inc_nbi(...)                                                       \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_TYPES, SHMEMU_GEN_AMO_FETCH_INC_NBI,                    \
+                   SHMEMU_GEN_CTX_AMO_FETCH_INC_NBI, __VA_ARGS__)
+#define shmem_atomic_add(...)                                                                 \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_TYPES, SHMEMU_GEN_AMO_ADD, SHMEMU_GEN_CTX_AMO_ADD,      \
+                   __VA_ARGS__)
+#define shmem_atomic_fetch_add(...)                                                           \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_TYPES, SHMEMU_GEN_AMO_FETCH_ADD,                        \
+                   SHMEMU_GEN_CTX_AMO_FETCH_ADD, __VA_ARGS__)
+#define shmem_atomic_fetch_add_nbi(...)                                                       \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_TYPES, SHMEMU_GEN_AMO_FETCH_ADD_NBI,                    \
+                   SHMEMU_GEN_CTX_AMO_FETCH_ADD_NBI, __VA_ARGS__)
+#define shmem_atomic_and(...)                                                                 \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_BITWISE_TYPES, SHMEMU_GEN_AMO_AND,                      \
+                   SHMEMU_GEN_CTX_AMO_AND, __VA_ARGS__)
+#define shmem_atomic_fetch_and(...)                                                           \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_BITWISE_TYPES, SHMEMU_GEN_AMO_FETCH_AND,                \
+                   SHMEMU_GEN_CTX_AMO_FETCH_AND, __VA_ARGS__)
+#define shmem_atomic_fetch_and_nbi(...)                                                       \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_BITWISE_TYPES, SHMEMU_GEN_AMO_FETCH_AND_NBI,            \
+                   SHMEMU_GEN_CTX_AMO_FETCH_AND_NBI, __VA_ARGS__)
+#define shmem_atomic_or(...)                                                                  \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_BITWISE_TYPES, SHMEMU_GEN_AMO_OR, SHMEMU_GEN_CTX_AMO_OR,\
+                   __VA_ARGS__)
+#define shmem_atomic_fetch_or(...)                                                            \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_BITWISE_TYPES, SHMEMU_GEN_AMO_FETCH_OR,                 \
+                   SHMEMU_GEN_CTX_AMO_FETCH_OR, __VA_ARGS__)
+#define shmem_atomic_fetch_or_nbi(...)                                                        \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_BITWISE_TYPES, SHMEMU_GEN_AMO_FETCH_OR_NBI,             \
+                   SHMEMU_GEN_CTX_AMO_FETCH_OR_NBI, __VA_ARGS__)
+#define shmem_atomic_xor(...)                                                                 \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_BITWISE_TYPES, SHMEMU_GEN_AMO_XOR,                      \
+                   SHMEMU_GEN_CTX_AMO_XOR, __VA_ARGS__)
+#define shmem_atomic_fetch_xor(...)                                                           \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_BITWISE_TYPES, SHMEMU_GEN_AMO_FETCH_XOR,                \
+                   SHMEMU_GEN_CTX_AMO_FETCH_XOR, __VA_ARGS__)
+#define shmem_atomic_fetch_xor_nbi(...)                                                       \
+    SHMEMU_GEN_CTX(SHMEMU_GENERIC_AMO_BITWISE_TYPES, SHMEMU_GEN_AMO_FETCH_XOR_NBI,            \
+                   SHMEMU_GEN_CTX_AMO_FETCH_XOR_NBI, __VA_ARGS__)
 
+#define SHMEMU_GEN_COLLECT(TYPE, NAME) , TYPE * : shmem_##NAME##_collect
+#define SHMEMU_GEN_ALLTOALLS(TYPE, NAME) , TYPE * : shmem_##NAME##_alltoalls
 #define SHMEMU_GEN_BROADCAST(TYPE, NAME) , TYPE * : shmem_##NAME##_broadcast
 #define SHMEMU_GEN_FCOLLECT(TYPE, NAME) , TYPE * : shmem_##NAME##_fcollect
 #define SHMEMU_GEN_ALLTOALL(TYPE, NAME) , TYPE * : shmem_##NAME##_alltoall
@@ -527,6 +673,18 @@ SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_SHMEM_DECLARE_REDUCE_ARITH)
     _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_FCOLLECT))(team, dest, __VA_ARGS__)
 #define shmem_alltoall(team, dest, ...)                                                       \
     _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_ALLTOALL))(team, dest, __VA_ARGS__)
+#define shmem_collect(team, dest, ...)                                                        \
+    _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_COLLECT))(team, dest, __VA_ARGS__)
+#define shmem_alltoalls(team, dest, ...)                                                      \
+    _Generic((dest) SHMEMU_GENERIC_RMA_TYPES(SHMEMU_GEN_ALLTOALLS))(team, dest, __VA_ARGS__)
+
+/* shmem_sync(team) is OpenSHMEM 1.5's C11 name of shmem_team_sync; the deprecated
+ * shmem_sync(PE_start, logPE_stride, PE_size, pSync) keeps its name: the macro picks by the
+ * number of arguments (inside its own expansion the name is not a macro again). */
+#define SHMEMU_SYNC_PICK(a1, a2, a3, a4, picked, ...) picked
+#define shmem_sync(...)                                                                       \
+    SHMEMU_SYNC_PICK(__VA_ARGS__, shmem_sync, shmem_sync, shmem_sync, shmem_team_sync, )      \
+    (__VA_ARGS__)
 #define shmem_and_reduce(team, dest, ...)                                                     \
     _Generic((dest) SHMEMU_GENERIC_REDUCE_BITWISE_TYPES(SHMEMU_GEN_AND_REDUCE))(team, dest,   \
                                                                                 __VA_ARGS__)
@@ -543,11 +701,11 @@ SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_SHMEM_DECLARE_REDUCE_ARITH)
     _Generic((dest) SHMEMU_GENERIC_REDUCE_ARITH_TYPES(SHMEMU_GEN_MAX_REDUCE))(team, dest,     \
                                                                               __VA_ARGS__)
 #define shmem_sum_reduce(team, dest, ...)                                                     \
-    _Generic((dest) SHMEMU_GENERIC_REDUCE_ARITH_TYPES(SHMEMU_GEN_SUM_REDUCE))(team, dest,     \
-                                                                              __VA_ARGS__)
+    _Generic((dest) SHMEMU_GENERIC_REDUCE_SUMPROD_TYPES(SHMEMU_GEN_SUM_REDUCE))(team, dest,   \
+                                                                                __VA_ARGS__)
 #define shmem_prod_reduce(team, dest, ...)                                                    \
-    _Generic((dest) SHMEMU_GENERIC_REDUCE_ARITH_TYPES(SHMEMU_GEN_PROD_REDUCE))(team, dest,    \
-                                                                               __VA_ARGS__)
+    _Generic((dest) SHMEMU_GENERIC_REDUCE_SUMPROD_TYPES(SHMEMU_GEN_PROD_REDUCE))(team, dest,  \
+                                                                                 __VA_ARGS__)
 
 #endif /* C11 */
 

@@ -1,44 +1,14 @@
 /*
  * amo_api.c: the typed NVSHMEM atomic entry points. Each converts its operands to the raw
- * bits of a 4- or 8-byte word and calls pgas_amo (amo.c); float and double travel as bits,
- * so fetch, set and swap are exact for them too.
+ * bits of a 4- or 8-byte word (amo_bits.h) and calls pgas_amo (amo.c); float and double
+ * travel as bits, so fetch, set and swap are exact for them too.
  */
-#include <string.h>
-
+#include "amo_bits.h"
 #include "internal.h"
 #include "nvshmem.h"
 
-_Static_assert(sizeof(int) == 4 && sizeof(long) == 8 && sizeof(long long) == 8 &&
-                   sizeof(size_t) == 8 && sizeof(ptrdiff_t) == 8 && sizeof(float) == 4 &&
-                   sizeof(double) == 8,
-               "the AMO types must be 4- or 8-byte words (LP64)");
-
-static inline uint64_t raw_bits(const void *p, size_t size)
-{
-    uint64_t bits = 0;
-    if (size == 4) {
-        uint32_t b32;
-        memcpy(&b32, p, 4);
-        bits = b32;
-    } else {
-        memcpy(&bits, p, 8);
-    }
-    return bits;
-}
-
-#define BITS(TYPE, x) raw_bits(&(TYPE){(x)}, sizeof(TYPE))
-#define FROM_BITS(TYPE, bits)                                                                 \
-    ({                                                                                        \
-        TYPE v_;                                                                              \
-        uint64_t b_ = (bits);                                                                 \
-        if (sizeof(TYPE) == 4) {                                                              \
-            uint32_t b32_ = (uint32_t)b_;                                                     \
-            memcpy(&v_, &b32_, 4);                                                            \
-        } else {                                                                              \
-            memcpy(&v_, &b_, 8);                                                              \
-        }                                                                                     \
-        v_;                                                                                   \
-    })
+#define BITS PGAS_AMO_BITS
+#define FROM_BITS PGAS_AMO_FROM_BITS
 
 #define DEFINE_AMO_EXTENDED(TYPE, NAME)                                                       \
     TYPE nvshmem_##NAME##_atomic_fetch(const TYPE *source, int pe)                            \

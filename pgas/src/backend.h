@@ -49,8 +49,10 @@
 
 #include "internal.h"
 
-/* Every PE's heap starts on this boundary, so an offset aligned to anything up to it is an
- * address aligned the same way on every PE (nvshmem_align relies on it). */
+/* Every PE's heap starts on this boundary at least, so an offset aligned to anything up to it
+ * is an address aligned the same way on every PE (nvshmem_align relies on it; for more, heap.c
+ * asks how aligned every PE's heap start is, and the threads backend aligns them to the
+ * largest power of two dividing heap_size where it can). */
 #define PGAS_HEAP_ALIGN ((size_t)2 << 20)
 
 typedef struct pgas_backend {

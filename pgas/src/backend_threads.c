@@ -23,6 +23,15 @@
 #include "backend_threads.h"
 #include "nvshmem.h"
 
+/* total bytes and `slack` more, reserved but not committed (MAP_NORESERVE). */
+static char *map_with_slack(size_t total, size_t slack)
+{
+    if (total > SIZE_MAX - slack)
+        return MAP_FAILED;
+    return mmap(NULL, total + slack, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+}
+
 static int threads_heap_map(pgas_world *w, char *err, size_t err_len)
 {
     size_t total = w->heap_size * (size_t)w->n_pes;
@@ -32,21 +41,29 @@ static int threads_heap_map(pgas_world *w, char *err, size_t err_len)
         return -1;
     }
     pgas_threads_state *s = calloc(1, sizeof *s);
-    /* Over-map by one alignment unit, then trim to an aligned start. */
-    char *raw = s == NULL ? MAP_FAILED
-                          : mmap(NULL, total + PGAS_HEAP_ALIGN, PROT_READ | PROT_WRITE,
-                                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    /* Over-map by one alignment unit, then trim to an aligned start. The unit is the largest
+     * power of two dividing heap_size, so that every PE's heap starts that aligned and
+     * nvshmem_align can give any alignment up to it at one offset on every PE; where the
+     * address space cannot take that much extra, PGAS_HEAP_ALIGN. */
+    size_t align = w->heap_size & (~w->heap_size + 1);
+    if (align < PGAS_HEAP_ALIGN)
+        align = PGAS_HEAP_ALIGN;
+    char *raw = s == NULL ? MAP_FAILED : map_with_slack(total, align);
+    if (raw == MAP_FAILED && s != NULL && align > PGAS_HEAP_ALIGN) {
+        align = PGAS_HEAP_ALIGN;
+        raw = map_with_slack(total, align);
+    }
     if (raw == MAP_FAILED) {
         free(s);
         snprintf(err, err_len, "cannot map a symmetric heap of %zu bytes for %d PEs; set "
                                "NVSHMEM_SYMMETRIC_SIZE smaller", w->heap_size, w->n_pes);
         return -1;
     }
-    uintptr_t start = ((uintptr_t)raw + PGAS_HEAP_ALIGN - 1) & ~(uintptr_t)(PGAS_HEAP_ALIGN - 1);
+    uintptr_t start = ((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1);
     char *region = (char *)start;
     if (region > raw)
         munmap(raw, (size_t)(region - raw));
-    size_t tail = PGAS_HEAP_ALIGN - (size_t)(region - raw);
+    size_t tail = align - (size_t)(region - raw);
     if (tail > 0)
         munmap(region + total, tail);
     s->region = region;

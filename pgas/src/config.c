@@ -11,8 +11,14 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "nvshmem.h"
+#include "shmem.h"
 #include "shmemu/internal/checkers.h"
 #include "shmemu/env.h"
+
+/* shmemu's version: the pkg-config modules' Version (pgas/shmemu.pc.in says the same;
+ * tests/check-app-threads.sh compares them). */
+#define SHMEMU_VERSION "0.1.0"
 
 #define DEFAULT_HEAP_SIZE ((size_t)256 << 20)
 #define DEFAULT_HANG_TIMEOUT_S 120.0
@@ -43,10 +49,30 @@ static void pgas_sched_config_read(pgas_config *config)
     copy_path("SHMEMU_SCHED_GUIDE", config->guide, sizeof config->guide);
 }
 
+/* The symmetric heap's size per PE: OpenSHMEM's SHMEM_SYMMETRIC_SIZE and NVSHMEM's
+ * NVSHMEM_SYMMETRIC_SIZE name the same setting, so the two set to different sizes is refused
+ * (the same size written two ways, 1G and 1024M, is fine). */
+static uint64_t heap_size_read(void)
+{
+    uint64_t shmem = shmemu_env_size("SHMEM_SYMMETRIC_SIZE", 1, MAX_HEAP_SIZE,
+                                     DEFAULT_HEAP_SIZE);
+    uint64_t nv = shmemu_env_size("NVSHMEM_SYMMETRIC_SIZE", 1, MAX_HEAP_SIZE,
+                                  DEFAULT_HEAP_SIZE);
+    const char *shmem_text = shmemu_env_get("SHMEM_SYMMETRIC_SIZE");
+    const char *nv_text = shmemu_env_get("NVSHMEM_SYMMETRIC_SIZE");
+    if (shmem_text != NULL && nv_text != NULL && shmem != nv) {
+        fprintf(stderr, "shmemu: environment: SHMEM_SYMMETRIC_SIZE=\"%.100s\" and "
+                        "NVSHMEM_SYMMETRIC_SIZE=\"%.100s\" differ; both set the symmetric "
+                        "heap's size per PE: set one of them, or both to the same size\n",
+                shmem_text, nv_text);
+        exit(2);
+    }
+    return shmem_text != NULL ? shmem : nv;
+}
+
 void pgas_config_read(pgas_config *config)
 {
-    config->heap_size = (size_t)shmemu_env_size("NVSHMEM_SYMMETRIC_SIZE", 1, MAX_HEAP_SIZE,
-                                                 DEFAULT_HEAP_SIZE);
+    config->heap_size = (size_t)heap_size_read();
     /* Keep every PE's heap page-aligned so each PE's slice starts on a fresh page. */
     size_t page = SHMEMU_PAGE_SIZE;
     config->heap_size = (config->heap_size + page - 1) / page * page;
@@ -54,7 +80,11 @@ void pgas_config_read(pgas_config *config)
     /* Any finite count of seconds is representable: the waits compare in double. */
     config->hang_timeout_s = shmemu_env_double("SHMEMU_HANG_TIMEOUT", 0.0, 1e12,
                                                "seconds (0: never)", DEFAULT_HANG_TIMEOUT_S);
-    config->check_nbi = shmemu_env_bool("SHMEMU_CHECK_NBI", false);
+    /* SHMEM_DEBUG turns the checking mode on unless SHMEMU_CHECK_NBI says otherwise. */
+    config->check_nbi = shmemu_env_bool("SHMEMU_CHECK_NBI", shmemu_env_bool("SHMEM_DEBUG", false));
+    /* On unless turned off: it costs a few loads per put (docs/openshmem.md, "Checks and
+     * fixes", has the measurement). */
+    config->check_bounds = shmemu_env_bool("SHMEMU_CHECK_BOUNDS", true);
     config->check_seed_set = shmemu_env_get("SHMEMU_CHECK_SEED") != NULL;
     config->check_seed = (uint64_t)shmemu_env_int("SHMEMU_CHECK_SEED", 0, 0x7fffffffLL, 1);
     config->spin_polls =
@@ -64,6 +94,9 @@ void pgas_config_read(pgas_config *config)
         shmemu_env_bool("SHMEMU_STRICT_DEVICE", shmemu_strict_device_default(-1) != 0);
 
     pgas_sched_config_read(config);
+    config->print_info = shmemu_env_bool("SHMEM_INFO", false);
+    config->print_info = shmemu_env_bool("NVSHMEM_INFO", false) || config->print_info;
+    config->print_version = shmemu_env_bool("SHMEM_VERSION", false);
 
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     config->n_cores = cores > 0 ? (int)cores : 1;
@@ -71,3 +104,88 @@ void pgas_config_read(pgas_config *config)
 }
 
 int shmemu_npes_from_env(void) { return (int)shmemu_env_int("SHMEMU_NPES", 1, SHMEMU_MAX_PES, 1); }
+
+/* ---- SHMEM_VERSION and SHMEM_INFO ---------------------------------------------------- */
+
+/* Where a variable's value came from. */
+static const char *origin(const char *name)
+{
+    return shmemu_env_get(name) != NULL ? "environment" : "default";
+}
+
+static void setting(const char *name, const char *value, const char *from)
+{
+    printf("  %-28s %-24s %s\n", name, value, from);
+}
+
+static void setting_u(const char *name, unsigned long long value)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%llu", value);
+    setting(name, text, origin(name));
+}
+
+static void setting_b(const char *name, bool value)
+{
+    setting(name, value ? "on" : "off", origin(name));
+}
+
+void pgas_config_print(const pgas_config *c, bool info)
+{
+    printf("shmemu %s: OpenSHMEM %d.%d and NVSHMEM %d.%d interfaces; every PE is a thread of "
+           "this process\n",
+           SHMEMU_VERSION, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, NVSHMEM_MAJOR_VERSION,
+           NVSHMEM_MINOR_VERSION);
+    if (info) {
+        static const char *const scheds[] = {"off", "random", "pct", "rr", "guide"};
+        char text[64];
+        printf("shmemu settings (variable, value, where the value came from):\n");
+        snprintf(text, sizeof text, "%zu", c->heap_size);
+        bool shmem_size = shmemu_env_get("SHMEM_SYMMETRIC_SIZE") != NULL;
+        bool nv_size = shmemu_env_get("NVSHMEM_SYMMETRIC_SIZE") != NULL;
+        const char *from = shmem_size && nv_size ? "environment (both variables)"
+                           : shmem_size           ? "environment (SHMEM_SYMMETRIC_SIZE)"
+                           : nv_size              ? "environment (NVSHMEM_SYMMETRIC_SIZE)"
+                                                  : "default";
+        setting("SHMEM_SYMMETRIC_SIZE", text, from);
+        setting("NVSHMEM_SYMMETRIC_SIZE", text, from);
+        setting_b("SHMEM_DEBUG", shmemu_env_bool("SHMEM_DEBUG", false));
+        setting_b("SHMEM_INFO", shmemu_env_bool("SHMEM_INFO", false));
+        setting_b("NVSHMEM_INFO", shmemu_env_bool("NVSHMEM_INFO", false));
+        setting_b("SHMEM_VERSION", c->print_version);
+        setting_u("SHMEMU_NPES", (unsigned long long)shmemu_npes_from_env());
+        snprintf(text, sizeof text, "%g", c->hang_timeout_s);
+        setting("SHMEMU_HANG_TIMEOUT", text, origin("SHMEMU_HANG_TIMEOUT"));
+        setting("SHMEMU_CHECK_NBI", c->check_nbi ? "on" : "off",
+                shmemu_env_get("SHMEMU_CHECK_NBI") != NULL ? "environment"
+                : shmemu_env_get("SHMEM_DEBUG") != NULL   ? "environment (SHMEM_DEBUG)"
+                                                          : "default");
+        setting_u("SHMEMU_CHECK_SEED", (unsigned long long)c->check_seed);
+        setting_u("SHMEMU_SPIN", (unsigned long long)c->spin_polls);
+        setting_b("SHMEMU_CHECK_BOUNDS", c->check_bounds);
+        setting_b("SHMEMU_NO_PTR", c->no_ptr);
+        setting_b("SHMEMU_STRICT_DEVICE", c->strict_device);
+        int strategy = c->sched_strategy >= 0 && c->sched_strategy < 5 ? c->sched_strategy : 0;
+        setting("SHMEMU_SCHED", scheds[strategy], origin("SHMEMU_SCHED"));
+        setting_u("SHMEMU_SEED", (unsigned long long)c->sched_seed);
+        setting_u("SHMEMU_PCT_DEPTH", (unsigned long long)c->pct_depth);
+        setting_u("SHMEMU_PCT_STEPS", (unsigned long long)c->pct_steps);
+        setting_u("SHMEMU_SCHED_MAX_DECISIONS", (unsigned long long)c->max_decisions);
+        setting("SHMEMU_TRACE_OUT", c->trace_out[0] != '\0' ? c->trace_out : "(none)",
+                origin("SHMEMU_TRACE_OUT"));
+        setting("SHMEMU_REPLAY", c->replay[0] != '\0' ? c->replay : "(none)",
+                origin("SHMEMU_REPLAY"));
+        setting("SHMEMU_SCHED_GUIDE", c->guide[0] != '\0' ? c->guide : "(none)",
+                origin("SHMEMU_SCHED_GUIDE"));
+        /* Read where they are used (the emulator, thread_name.c, sched.c): their text. */
+        static const char *const elsewhere[] = {"SHMEMU_EMU_SMS",    "SHMEMU_EMU_STACK",
+                                                "SHMEMU_EMU_STALL",  "SHMEMU_EMU_HAZARDS",
+                                                "SHMEMU_EMU_TRACE",  "SHMEMU_SCHED_PIN",
+                                                "SHMEMU_THREAD_MAP"};
+        for (size_t i = 0; i < sizeof elsewhere / sizeof elsewhere[0]; i++) {
+            const char *v = shmemu_env_get(elsewhere[i]);
+            setting(elsewhere[i], v != NULL ? v : "(its default)", origin(elsewhere[i]));
+        }
+    }
+    fflush(stdout);
+}

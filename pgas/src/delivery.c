@@ -23,6 +23,12 @@
  * source, and the issuer's quiet, check that they did not change, and fail naming both puts
  * when they did: the "missing quiet before the staging buffer is reused" mistake, which no
  * race checker sees because the bytes had in fact left.
+ * Communication contexts (shmem_ctx.c): each context has its own queue on each thread that
+ * uses it (pgas_queue), with its own fence epochs and armed sources. A call issues to the
+ * queue t->q, the default context's unless a shmem_ctx_ call is running, so a fence orders
+ * and a quiet completes that context's operations only, as OpenSHMEM 1.5 defines them; a
+ * get or an atomic delivers what its own context owes its PE. Delivery for progress (a wait
+ * about to park, detach) delivers every queue of the thread.
  *
  * Layer: below the heap (an allocation quiets first) and the waits (a wait delivers its
  * thread's queue before it parks). A delivered put wakes parked waiters through the
@@ -80,26 +86,27 @@ static void deliver_now(const pgas_world *w, const pgas_pending *p)
         pgas_signal_apply(w, p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
 }
 
-static void enqueue(pgas_thread *t, const pgas_pending *p)
+static void enqueue(pgas_thread *t, pgas_queue *q, const pgas_pending *p)
 {
-    if (t->n_pending == t->cap_pending) {
-        size_t cap = t->cap_pending ? t->cap_pending * 2 : 16;
-        pgas_pending *q = realloc(t->pending, cap * sizeof *q);
-        if (q == NULL) {
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? q->cap * 2 : 16;
+        pgas_pending *grown = realloc(q->pending, cap * sizeof *grown);
+        if (grown == NULL) {
             fprintf(stderr, "shmemu: out of memory queueing a put\n");
             exit(2);
         }
-        t->pending = q;
-        t->cap_pending = cap;
+        q->pending = grown;
+        q->cap = cap;
     }
-    t->pending[t->n_pending++] = *p;
+    q->pending[q->n++] = *p;
+    t->n_pending++;
 }
 
 /* An op may go when no op to the same PE from an earlier fence epoch is still queued. */
-static bool eligible(const pgas_thread *t, size_t i)
+static bool eligible(const pgas_queue *q, size_t i)
 {
-    for (size_t j = 0; j < t->n_pending; j++) {
-        if (t->pending[j].pe == t->pending[i].pe && t->pending[j].epoch < t->pending[i].epoch)
+    for (size_t j = 0; j < q->n; j++) {
+        if (q->pending[j].pe == q->pending[i].pe && q->pending[j].epoch < q->pending[i].epoch)
             return false;
     }
     return true;
@@ -140,9 +147,9 @@ static pgas_reuse_slot *reuse_slot(pgas_thread *t, const void *src, bool claim, 
 }
 
 /* A non-blocking put from src was delivered, not completed: remember its source's bytes. */
-static void reuse_arm(pgas_thread *t, const pgas_pending *p)
+static void reuse_arm(pgas_thread *t, pgas_queue *q, const pgas_pending *p)
 {
-    if (t->n_armed == PGAS_REUSE_SLOTS)
+    if (q->n_armed == PGAS_REUSE_SLOTS)
         return; /* this thread holds a slot in every entry already: nothing left to track */
     int index;
     pgas_reuse_slot *s = reuse_slot(t, p->src, true, &index);
@@ -154,10 +161,10 @@ static void reuse_arm(pgas_thread *t, const pgas_pending *p)
     atomic_exchange_explicit(&s->call, p->call, memory_order_relaxed);
     atomic_exchange_explicit(&s->issuer, t, memory_order_relaxed);
     atomic_exchange_explicit(&s->armed, 1, memory_order_relaxed);
-    for (int k = 0; k < t->n_armed; k++)
-        if (t->armed[k] == index)
+    for (int k = 0; k < q->n_armed; k++)
+        if (q->armed[k] == index)
             return;
-    t->armed[t->n_armed++] = index;
+    q->armed[q->n_armed++] = index;
 }
 
 /* Fails when an armed slot's source changed: `call` (on this thread) found it. */
@@ -195,59 +202,62 @@ static void reuse_check_source(pgas_thread *t, const void *src, size_t bytes)
                          "this put from the same source");
 }
 
-/* Quiet: this thread's puts are complete; their sources must not have changed before. */
-static void reuse_complete(pgas_thread *t)
+/* Quiet: this thread's puts on q's context are complete; their sources must not have
+ * changed before. */
+static void reuse_complete(pgas_thread *t, pgas_queue *q)
 {
     pgas_reuse_slot *table = t->world->pes[t->pe].reuse;
-    for (int k = 0; k < t->n_armed; k++) {
-        pgas_reuse_slot *s = &table[t->armed[k]];
+    for (int k = 0; k < q->n_armed; k++) {
+        pgas_reuse_slot *s = &table[q->armed[k]];
         reuse_check_slot(t, s, "nvshmem_quiet", "the issuing thread's nvshmem_quiet");
         if (atomic_load_explicit(&s->issuer, memory_order_relaxed) == t)
             atomic_exchange_explicit(&s->armed, 0, memory_order_relaxed);
     }
-    t->n_armed = 0;
+    q->n_armed = 0;
 }
 
 /* ---- queue ---------------------------------------------------------------------------- */
 
-static void deliver_at(pgas_thread *t, size_t i, bool completes)
+static void deliver_at(pgas_thread *t, pgas_queue *q, size_t i, bool completes)
 {
-    pgas_pending p = t->pending[i];
+    pgas_pending p = q->pending[i];
     /* Keep queue order for the rest; the order of delivery comes from the random picks. */
-    memmove(&t->pending[i], &t->pending[i + 1], (t->n_pending - i - 1) * sizeof *t->pending);
+    memmove(&q->pending[i], &q->pending[i + 1], (q->n - i - 1) * sizeof *q->pending);
+    q->n--;
     t->n_pending--;
     deliver_now(t->world, &p);
     if (!completes && !p.is_get && p.snapshot == NULL && p.bytes > 0)
-        reuse_arm(t, &p);
+        reuse_arm(t, q, &p);
     free(p.snapshot);
 }
 
-/* Delivers, in random eligible order, the queued ops that match (pe < 0: all PEs);
+/* Delivers, in random eligible order, q's queued ops that match (pe < 0: all PEs);
  * `completes` when a quiet delivers them (their sources are then free). */
-static void deliver_matching(pgas_thread *t, int pe, uint32_t below_epoch, bool completes)
+static void deliver_matching(pgas_thread *t, pgas_queue *q, int pe, uint32_t below_epoch,
+                             bool completes)
 {
     for (;;) {
         size_t candidates[64];
         size_t n = 0;
-        for (size_t i = 0; i < t->n_pending && n < 64; i++) {
-            const pgas_pending *p = &t->pending[i];
-            if ((pe < 0 || p->pe == pe) && p->epoch < below_epoch && eligible(t, i))
+        for (size_t i = 0; i < q->n && n < 64; i++) {
+            const pgas_pending *p = &q->pending[i];
+            if ((pe < 0 || p->pe == pe) && p->epoch < below_epoch && eligible(q, i))
                 candidates[n++] = i;
         }
         if (n == 0)
             return;
-        deliver_at(t, candidates[pgas_rng_next(&t->rng) % n], completes);
+        deliver_at(t, q, candidates[pgas_rng_next(&t->rng) % n], completes);
     }
 }
 
-/* At each new put, deliver a random number of eligible queued ops: late, but not only at
- * quiet, so that orders other than "all at the end" occur too. */
-static void deliver_some(pgas_thread *t)
+/* At each new op on q, deliver a random number of q's eligible queued ops: late, but not
+ * only at quiet, so that orders other than "all at the end" occur too. */
+static void deliver_some(pgas_thread *t, pgas_queue *q)
 {
-    while (t->n_pending > 0 && pgas_rng_next(&t->rng) % 3 == 0) {
-        size_t i = pgas_rng_next(&t->rng) % t->n_pending;
-        if (eligible(t, i))
-            deliver_at(t, i, false);
+    while (q->n > 0 && pgas_rng_next(&t->rng) % 3 == 0) {
+        size_t i = pgas_rng_next(&t->rng) % q->n;
+        if (eligible(q, i))
+            deliver_at(t, q, i, false);
     }
 }
 
@@ -266,19 +276,31 @@ static void queue_put(pgas_thread *t, pgas_pending *p, bool nbi)
     if (p->bytes > 0)
         reuse_check_source(t, p->src, p->bytes);
     p->call = t->api_call;
-    deliver_some(t);
-    enqueue(t, p);
+    deliver_some(t, t->q);
+    enqueue(t, t->q, p);
+}
+
+/* Whether this put or get_nbi is queued for late delivery: in checking mode, except on the
+ * default context of a PE whose program threads run (internal.h, program_threads): a quiet
+ * or barrier by one of its threads completes every thread's default-context operations in
+ * OpenSHMEM, and one thread cannot deliver another's queue, so those are delivered at once. */
+static bool late_delivery(const pgas_thread *t)
+{
+    if (!t->world->config.check_nbi)
+        return false;
+    return t->q != &t->queue ||
+           atomic_load_explicit(&t->world->pes[t->pe].program_threads, memory_order_relaxed) == 0;
 }
 
 void pgas_deliver_put(pgas_thread *t, int pe, char *target, const void *src, size_t bytes,
                       bool nbi)
 {
-    if (!t->world->config.check_nbi) {
+    if (!late_delivery(t)) {
         if (bytes > 0)
             copy_and_publish(t->world, pe, target, src, bytes);
         return;
     }
-    pgas_pending p = {.pe = pe, .epoch = t->fence_epoch, .target = target, .src = src,
+    pgas_pending p = {.pe = pe, .epoch = t->q->fence_epoch, .target = target, .src = src,
                       .bytes = bytes};
     queue_put(t, &p, nbi);
 }
@@ -287,7 +309,7 @@ void pgas_deliver_put_signal(pgas_thread *t, int pe, char *target, const void *s
                              size_t bytes, uint64_t *sig_target, int sig_op, uint64_t signal,
                              bool nbi)
 {
-    if (!t->world->config.check_nbi) {
+    if (!late_delivery(t)) {
         const bool signal_first = !pgas_ordering()->signal_after_data;
         if (signal_first)
             pgas_signal_apply(t->world, sig_target, sig_op, signal, PGAS_RELEASE);
@@ -297,7 +319,7 @@ void pgas_deliver_put_signal(pgas_thread *t, int pe, char *target, const void *s
             pgas_signal_apply(t->world, sig_target, sig_op, signal, PGAS_RELEASE);
         return;
     }
-    pgas_pending p = {.pe = pe, .epoch = t->fence_epoch, .target = target, .src = src,
+    pgas_pending p = {.pe = pe, .epoch = t->q->fence_epoch, .target = target, .src = src,
                       .bytes = bytes, .has_signal = true, .sig_target = sig_target,
                       .sig_op = sig_op, .signal = signal};
     queue_put(t, &p, nbi);
@@ -308,52 +330,122 @@ void pgas_deliver_get(pgas_thread *t, int pe, char *local_dest, const char *remo
 {
     /* A PE reads its own earlier puts to that PE, as a blocking get must. */
     pgas_deliver_before_op(t, pe, true);
-    if (!t->world->config.check_nbi || !nbi) {
+    if (!late_delivery(t) || !nbi) {
         pgas_be_get(t->world, pe, local_dest, remote_src, bytes);
         return;
     }
-    pgas_pending p = {.pe = pe, .epoch = t->fence_epoch, .target = local_dest,
+    pgas_pending p = {.pe = pe, .epoch = t->q->fence_epoch, .target = local_dest,
                       .src = remote_src, .bytes = bytes, .is_get = true};
-    deliver_some(t);
-    enqueue(t, &p);
+    deliver_some(t, t->q);
+    enqueue(t, t->q, &p);
 }
 
 void pgas_fence(pgas_thread *t)
 {
-    if (t->n_pending > 0 && pgas_ordering()->fence_orders)
-        t->fence_epoch++;
+    if (t->q->n > 0 && pgas_ordering()->fence_orders)
+        t->q->fence_epoch++;
 }
 
 void pgas_quiet(pgas_thread *t)
 {
     if (!pgas_ordering()->quiet_completes)
         return;
-    if (t->n_pending > 0)
-        deliver_matching(t, -1, UINT32_MAX, true);
-    if (t->n_armed > 0)
-        reuse_complete(t);
+    pgas_queue *q = t->q;
+    if (q->n > 0)
+        deliver_matching(t, q, -1, UINT32_MAX, true);
+    if (q->n_armed > 0)
+        reuse_complete(t, q);
+}
+
+/* ---- the queues of communication contexts ------------------------------------------- */
+
+/* One context's queue on one thread: a list, since a thread uses few contexts at a time (a
+ * destroyed context's queue is dropped by the thread that destroys it). */
+struct pgas_ctx_queue {
+    const pgas_ctx *ctx;
+    pgas_queue q;
+    struct pgas_ctx_queue *next;
+};
+
+pgas_queue *pgas_ctx_queue(pgas_thread *t, const pgas_ctx *ctx)
+{
+    for (struct pgas_ctx_queue *c = t->ctx_queues; c != NULL; c = c->next)
+        if (c->ctx == ctx)
+            return &c->q;
+    struct pgas_ctx_queue *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        fprintf(stderr, "shmemu: out of memory making a context's queue\n");
+        exit(2);
+    }
+    c->ctx = ctx;
+    c->next = t->ctx_queues;
+    t->ctx_queues = c;
+    return &c->q;
+}
+
+static void queue_free(pgas_thread *t, pgas_queue *q)
+{
+    for (size_t i = 0; i < q->n; i++)
+        free(q->pending[i].snapshot);
+    t->n_pending -= q->n;
+    free(q->pending);
+    *q = (pgas_queue){0};
+}
+
+void pgas_ctx_queue_drop(pgas_thread *t, const pgas_ctx *ctx)
+{
+    for (struct pgas_ctx_queue **link = &t->ctx_queues; *link != NULL; link = &(*link)->next) {
+        struct pgas_ctx_queue *c = *link;
+        if (c->ctx == ctx) {
+            queue_free(t, &c->q);
+            *link = c->next;
+            free(c);
+            return;
+        }
+    }
 }
 
 void pgas_deliver_all(pgas_thread *t)
 {
-    if (t->n_pending > 0)
-        deliver_matching(t, -1, UINT32_MAX, false);
+    if (t->n_pending == 0)
+        return;
+    deliver_matching(t, &t->queue, -1, UINT32_MAX, false);
+    for (struct pgas_ctx_queue *c = t->ctx_queues; c != NULL; c = c->next)
+        deliver_matching(t, &c->q, -1, UINT32_MAX, false);
 }
 
 void pgas_deliver_before_op(pgas_thread *t, int pe, bool all_to_pe)
 {
-    if (t->n_pending == 0)
+    if (t->n_pending == 0 || t->q->n == 0)
         return;
-    deliver_matching(t, pe, all_to_pe ? UINT32_MAX : t->fence_epoch, false);
+    deliver_matching(t, t->q, pe, all_to_pe ? UINT32_MAX : t->q->fence_epoch, false);
+}
+
+void pgas_queues_reset(pgas_thread *t)
+{
+    t->queue.fence_epoch = 0;
+    t->queue.n_armed = 0;
+    for (struct pgas_ctx_queue *c = t->ctx_queues; c != NULL; c = c->next) {
+        c->q.fence_epoch = 0;
+        c->q.n_armed = 0;
+    }
 }
 
 void pgas_pending_free(pgas_thread *t)
 {
-    for (size_t i = 0; i < t->n_pending; i++)
-        free(t->pending[i].snapshot);
-    free(t->pending);
-    t->pending = NULL;
-    t->n_pending = t->cap_pending = 0;
+    queue_free(t, &t->queue);
+    while (t->ctx_queues != NULL) {
+        struct pgas_ctx_queue *c = t->ctx_queues;
+        t->ctx_queues = c->next;
+        queue_free(t, &c->q);
+        free(c);
+    }
+    t->q = &t->queue;
+    while (t->contexts != NULL) {
+        pgas_ctx *ctx = t->contexts;
+        t->contexts = ctx->next_owned;
+        free(ctx);
+    }
 }
 
 void nvshmem_fence(void) { pgas_fence(pgas_require("nvshmem_fence")); }

@@ -73,11 +73,12 @@ static void vreport(const char *call, const char *fmt, va_list ap)
     pgas_thread *self = pgas_current();
     /* The shmem_ layer forwards to the nvshmem_ routines, so a message of the core names the
      * nvshmem_ call; a PE that speaks OpenSHMEM (shmem_init) reads its own API's names. */
-    if (pgas_speaks_openshmem(self) && strncmp(call, "nvshmem_", 8) == 0) {
+    if (pgas_speaks_openshmem(self)) {
         char translated[1024];
         openshmem_voice(message, translated, sizeof translated);
         memcpy(message, translated, sizeof message);
-        call += 2; /* nvshmem_int_put -> shmem_int_put */
+        if (strncmp(call, "nvshmem_", 8) == 0)
+            call += 2; /* nvshmem_int_put -> shmem_int_put */
     }
     if (self != NULL)
         fprintf(stderr, "shmemu: PE %d: %s: %s\n", self->pe, call, message);
@@ -126,9 +127,19 @@ void pgas_describe_address(const pgas_world *world, const volatile void *addr, c
 pgas_thread *pgas_require_attached(const char *call)
 {
     pgas_thread *self = pgas_current();
+    const pgas_thread *creator = NULL;
+    const char *why = self == NULL ? pgas_no_pe_reason(&creator) : NULL;
+    if (why != NULL)
+        pgas_fail(pgas_call_name(creator, call), "called on a thread that PE %d created, %s",
+                  creator->pe, why);
     if (self == NULL)
         pgas_fail(call, "called on a thread that is no PE; call it from a PE thread (a program "
-                        "started by bin/shmemu-run or shmemu_launch) after nvshmem_init()");
+                        "started by bin/shmemu-run or shmemu_launch) after shmem_init() or "
+                        "nvshmem_init(), or from a thread a PE created with pthread_create, "
+                        "thrd_create or a GCC OpenMP parallel region (libgomp) in a program "
+                        "linked by bin/shmemu-cc or with pkg-config's shmemu-main (threads "
+                        "created another way, such as C++'s std::thread or clang's OpenMP "
+                        "runtime, belong to no PE)");
     return self;
 }
 
@@ -136,6 +147,10 @@ pgas_thread *pgas_require(const char *call)
 {
     pgas_thread *t = pgas_require_attached(call);
     int status = atomic_load_explicit(&t->world->pes[t->pe].init_status, memory_order_relaxed);
+    if (__builtin_expect(t->app, 0) &&
+        atomic_load_explicit(&t->world->pes[t->pe].finished, memory_order_relaxed))
+        pgas_fail(call, "called on a thread that PE %d created, after PE %d's main returned; "
+                        "join the threads a PE creates before its main returns", t->pe, t->pe);
     if (status != NVSHMEM_STATUS_IS_INITIALIZED && pgas_speaks_openshmem(t))
         pgas_fail(call, "called after shmem_finalize(); OpenSHMEM calls need an initialized "
                         "PE: finalize last");

@@ -7,7 +7,8 @@
  * with status 3. The records are read without locks (their fields are atomics written by
  * their owners), so the report reflects each waiter as of the moment it is read.
  *
- * The report only reads (the waits, sched_report.c; the heap's collective calls, heap.c), so
+ * The report only reads (the waits, sched_report.c; the heap's collective calls, heap.c; the
+ * collective call each PE is in, agree.c), so
  * it sits below park.c, whose waits call it when they time out.
  */
 #include <stdatomic.h>
@@ -45,6 +46,8 @@ _Noreturn void pgas_hang_report(pgas_world *world, const pgas_thread *reporter)
     int n_waiting = pgas_report_waits(world, f, "  ");
     /* A collective heap call that only some PEs made: name who is in it and who is not. */
     pgas_heap_report_pending(world, f, "  ");
+    /* PEs in different collective calls, or on different teams: name each PE's call. */
+    pgas_agree_report(world, f, "  ");
     int n_live = atomic_load(&world->live_threads);
     fprintf(f, "shmemu: hang: %d of %d live threads are waiting; the others are running or "
                "finished. Look for the put, signal or barrier that should have satisfied the "

@@ -7,7 +7,15 @@
  * allocator on its own block list, with the same requests in the same order, and so
  * computes the same offset. Before allocating, the PEs publish their requests and compare
  * them, so a PE asking for a different size is reported instead of silently corrupting the
- * heap. Blocks are 64-byte aligned (a cache line), more when nvshmem_align asks.
+ * heap. Blocks are 64-byte aligned (a cache line), more when nvshmem_align asks: any power of
+ * two up to how aligned every PE's heap start is (heap_start_align; the threads backend
+ * aligns the starts to the largest power of two dividing heap_size). shmem_realloc resizes a
+ * block in place when it can (shrinking, or growing into free space right after it), else
+ * moves it; every PE takes the same steps, so the offsets stay the same on every PE.
+ *
+ * Beside the block list, each PE's granule map (heap_objects.c) records the objects for the
+ * bounds check: the allocation, resize and free calls write it, and pgas_heap_translate and
+ * pgas_heap_check_local check every access of a heap address against it (check_object).
  *
  * Invariant of a PE's block list (pgas_heap_check_blocks, after every allocation and free):
  * sorted by offset, each block starting where the last ended, from 0 to heap_size (so no
@@ -23,10 +31,12 @@
 #include "shmemu/internal/assert.h"
 
 #define HEAP_MIN_ALIGN 64
-/* The backend starts every PE's heap on this boundary (nvshmem_align relies on it). */
+/* heap_size is a multiple of this, the boundary every PE's heap starts on at least (an
+ * alignment above it needs heap starts aligned more: heap_start_align). */
 #define HEAP_MAX_ALIGN PGAS_HEAP_ALIGN
 
-enum { ALLOC_KIND_MALLOC = 1, ALLOC_KIND_FREE = 2 };
+/* A realloc's request is its new size and (in the align argument) its object's offset. */
+enum { ALLOC_KIND_MALLOC = 1, ALLOC_KIND_FREE = 2, ALLOC_KIND_REALLOC = 3 };
 
 void pgas_heap_init(pgas_world *world)
 {
@@ -47,10 +57,12 @@ void pgas_heap_init(pgas_world *world)
         a->blocks[0] = (pgas_heap_block){.offset = 0, .size = world->heap_size, .free = true};
         a->n_blocks = 1;
     }
+    pgas_heap_objects_init(world);
 }
 
 void pgas_heap_destroy(pgas_world *world)
 {
+    pgas_heap_objects_destroy(world);
     for (int p = 0; p < world->n_pes; p++)
         free(world->pes[p].heap.blocks);
     world->backend->heap_unmap(world);
@@ -133,6 +145,16 @@ static size_t local_offset(const pgas_thread *t, const char *call, const char *w
     return offset;
 }
 
+/* The bounds check (heap_objects.c), when on: [offset, offset + bytes) of the caller's heap
+ * lies inside one live object. */
+static inline void check_object(const pgas_thread *t, const char *call, const char *what,
+                                const void *addr, size_t offset, size_t bytes)
+{
+    const _Atomic uint32_t *map = t->heap_map;
+    if (map != NULL && bytes > 0 && !pgas_heap_map_ok(map, offset, bytes))
+        pgas_heap_objects_check(t, call, what, addr, offset, bytes);
+}
+
 static bool in_own_heap(const pgas_thread *t, const void *addr)
 {
     uintptr_t a = (uintptr_t)addr, b = (uintptr_t)t->heap_base;
@@ -145,7 +167,8 @@ void pgas_heap_check_local(const pgas_thread *t, const char *call, const char *w
     size_t offset;
     if (!in_own_heap(t, addr) && local_global(t, call, what, addr, bytes, &offset))
         return;
-    (void)local_offset(t, call, what, addr, bytes);
+    offset = local_offset(t, call, what, addr, bytes);
+    check_object(t, call, what, addr, offset, bytes);
 }
 
 char *pgas_heap_translate(const pgas_thread *t, const char *call, const char *what,
@@ -156,6 +179,7 @@ char *pgas_heap_translate(const pgas_thread *t, const char *call, const char *wh
     if (!in_own_heap(t, addr) && local_global(t, call, what, addr, bytes, &offset))
         return pgas_image_ptr(t->world->image, pe, offset); /* PEs are threads: reachable */
     offset = local_offset(t, call, what, addr, bytes);
+    check_object(t, call, what, addr, offset, bytes);
     char *target = pgas_be_ptr(t->world, pe, offset);
     if (target == NULL)
         pgas_fail(call, "the %s backend cannot reach PE %d's heap directly, and this call "
@@ -208,6 +232,14 @@ void pgas_heap_check_blocks(const pgas_heap_allocator *a, size_t heap_size)
     PGAS_ASSERT(next == heap_size);
 }
 
+/* size rounded up to HEAP_MIN_ALIGN, so that neighbouring objects never share a cache line
+ * (nor a granule of the bounds check's map); SIZE_MAX when that overflows. */
+static size_t round_to_min_align(size_t size)
+{
+    return size > SIZE_MAX - HEAP_MIN_ALIGN ? SIZE_MAX
+                                            : (size + HEAP_MIN_ALIGN - 1) / HEAP_MIN_ALIGN * HEAP_MIN_ALIGN;
+}
+
 /* First fit: returns the offset, or SIZE_MAX when no free block can hold the request. */
 static size_t allocator_take(pgas_heap_allocator *a, size_t size, size_t align)
 {
@@ -237,6 +269,52 @@ static bool allocator_is_live(const pgas_heap_allocator *a, size_t offset)
         if (a->blocks[i].offset == offset)
             return !a->blocks[i].free;
     return false;
+}
+
+/* The size of the allocated block at offset (a live block's start). */
+static size_t allocator_block_size(const pgas_heap_allocator *a, size_t offset)
+{
+    size_t i = 0;
+    while (i < a->n_blocks && a->blocks[i].offset != offset)
+        i++;
+    PGAS_ASSERT(i < a->n_blocks && !a->blocks[i].free);
+    return a->blocks[i].size;
+}
+
+/* Resizes the allocated block at offset to size bytes (a multiple of HEAP_MIN_ALIGN) in
+ * place: shrinking gives the tail back (to the free block after it, or as a new one),
+ * growing takes the start of a free block right after it. Returns false, changing nothing,
+ * when it cannot grow in place. */
+static bool allocator_resize(pgas_heap_allocator *a, size_t offset, size_t size)
+{
+    size_t i = 0;
+    while (i < a->n_blocks && a->blocks[i].offset != offset)
+        i++;
+    PGAS_ASSERT(i < a->n_blocks && !a->blocks[i].free);
+    size_t old = a->blocks[i].size;
+    bool next_free = i + 1 < a->n_blocks && a->blocks[i + 1].free;
+    if (size <= old) {
+        size_t tail = old - size;
+        a->blocks[i].size = size;
+        if (tail > 0 && next_free) {
+            a->blocks[i + 1].offset -= tail;
+            a->blocks[i + 1].size += tail;
+        } else if (tail > 0) {
+            blocks_insert(a, i + 1, (pgas_heap_block){offset + size, tail, true});
+        }
+        return true;
+    }
+    size_t need = size - old;
+    if (!next_free || a->blocks[i + 1].size < need)
+        return false;
+    a->blocks[i].size = size;
+    if (a->blocks[i + 1].size == need) {
+        blocks_remove(a, i + 1);
+    } else {
+        a->blocks[i + 1].offset += need;
+        a->blocks[i + 1].size -= need;
+    }
+    return true;
 }
 
 /* Returns false when offset is not the start of an allocated block. */
@@ -305,16 +383,31 @@ _Noreturn static void fail_missing(pgas_thread *t, const char *call, uint64_t n,
 
 /* Publishes this PE's request, waits for all, and fails if any PE asked otherwise. Every
  * heap call counts: a PE that skipped the call meets this one at another world barrier
- * (barrier_all, finalize), and its count gives it away at once instead of at the timeout. */
+ * (barrier_all, finalize), and its count gives it away at once instead of at the timeout.
+ * The request itself is compared as every collective's arguments are (agree.c): an
+ * allocation with the others' allocations (malloc, calloc and align alike), a free with the
+ * others' frees. */
 static void agree_on_request(pgas_thread *t, const char *call, uint64_t kind, uint64_t size,
                              uint64_t align)
 {
     pgas_world *w = t->world;
     pgas_pe *me = &w->pes[t->pe];
-    atomic_exchange(&me->alloc_kind, kind);
-    atomic_exchange(&me->alloc_size, size);
-    atomic_exchange(&me->alloc_align, align);
-    atomic_exchange(&me->heap_call_name, call);
+    pgas_coll_call request = {.call = call, .team_id = NVSHMEM_TEAM_WORLD};
+    if (kind == ALLOC_KIND_FREE) {
+        request.op = "nvshmem_free";
+        request.n_args = 1;
+        request.names[0] = "heap offset";
+        request.values[0] = (int64_t)size;
+    } else {
+        bool resize = kind == ALLOC_KIND_REALLOC; /* its align is the object's offset */
+        request.op = resize ? "shmem_realloc" : "a collective allocation";
+        request.n_args = 2;
+        request.names[0] = "size";
+        request.values[0] = (int64_t)size;
+        request.names[1] = resize ? "heap offset of ptr" : "alignment";
+        request.values[1] = (int64_t)align;
+    }
+    pgas_agree_publish(t, &w->teams[0], &request);
     /* seq_cst both here and in pgas_heap_check_finished: either this PE sees that a peer
      * has finished, or the finishing peer sees this count. */
     uint64_t n = atomic_fetch_add(&me->heap_calls, 1) + 1;
@@ -324,28 +417,10 @@ static void agree_on_request(pgas_thread *t, const char *call, uint64_t kind, ui
     pgas_barrier_wait(t, &w->teams[0].barrier, w->n_pes, call);
     if (list_other_counts(w, n, false, missing, sizeof missing) > 0)
         fail_missing(t, call, n, size, false);
-    for (int p = 0; p < w->n_pes; p++) {
-        pgas_pe *other = &w->pes[p];
-        uint64_t k = atomic_load(&other->alloc_kind), s = atomic_load(&other->alloc_size),
-                 al = atomic_load(&other->alloc_align);
-        if (k != kind)
-            pgas_fail(call, "PE %d is in %s at the same point; every PE must make the same "
-                            "sequence of collective heap calls", p,
-                      k == ALLOC_KIND_FREE ? "nvshmem_free" : "an allocation");
-        if (s != size || al != align) {
-            if (kind == ALLOC_KIND_FREE)
-                pgas_fail(call, "PEs free different objects: this PE frees offset %llu, PE %d "
-                                "offset %llu; every PE must free the same object",
-                          (unsigned long long)size, p, (unsigned long long)s);
-            pgas_fail(call, "PEs ask for different sizes: this PE %llu bytes (alignment %llu), "
-                            "PE %d %llu bytes (alignment %llu); every PE must pass the same "
-                            "size to a collective allocation",
-                      (unsigned long long)size, (unsigned long long)align, p,
-                      (unsigned long long)s, (unsigned long long)al);
-        }
-    }
+    pgas_agree_check(t, &w->teams[0]);
     /* No PE may publish its next request before every PE has compared this one. */
     pgas_barrier_wait(t, &w->teams[0].barrier, w->n_pes, call);
+    pgas_agree_end(t);
 }
 
 void pgas_heap_report_pending(const pgas_world *w, FILE *f, const char *indent)
@@ -363,10 +438,10 @@ void pgas_heap_report_pending(const pgas_world *w, FILE *f, const char *indent)
     int count = in >= 0 ? list_other_counts(w, n, false, missing, sizeof missing) : 0;
     if (count == 0)
         return;
-    const char *call = atomic_load(&w->pes[in].heap_call_name);
+    const char *call = atomic_load(&w->pes[in].coll.call);
     fprintf(f, "%sPE %d is in %s (%llu %s, the job's collective heap call #%llu); PE%s %s %s "
                "not made it: every PE must make the same collective heap calls\n",
-            indent, in, call, (unsigned long long)atomic_load(&w->pes[in].alloc_size),
+            indent, in, call, (unsigned long long)pgas_agree_value(w, in, 0),
             strcmp(call, "nvshmem_free") == 0 ? "heap offset" : "bytes", (unsigned long long)n, count > 1 ? "s" : "", missing, count > 1 ? "have" : "has");
 }
 
@@ -380,14 +455,52 @@ void pgas_heap_check_finished(pgas_thread *t)
         uint64_t theirs = atomic_load(&w->pes[p].heap_calls);
         if (theirs <= mine)
             continue;
-        const char *call = atomic_load(&w->pes[p].heap_call_name);
+        const char *call = atomic_load(&w->pes[p].coll.call);
         pgas_fail(call, "PE %d is in %s (the job's collective heap call #%llu, %llu bytes), but "
                         "this PE returned from its main function after %llu heap calls; every "
                         "PE must make the same collective heap calls in the same order",
                   p, call, (unsigned long long)theirs,
-                  (unsigned long long)atomic_load(&w->pes[p].alloc_size),
+                  (unsigned long long)pgas_agree_value(w, p, 0),
                   (unsigned long long)mine);
     }
+}
+
+/* The calling PE's granule map (the bounds check), or NULL when the check is off. */
+static _Atomic uint32_t *map_of(const pgas_thread *t)
+{
+    return pgas_heap_objects_map(t->world, t->pe);
+}
+
+/* The largest power of two that every PE's heap start is a multiple of: an offset aligned
+ * to it (or to less) is an address aligned alike on every PE. */
+static size_t heap_start_align(const pgas_world *w)
+{
+    uintptr_t bits = 0;
+    for (int p = 0; p < w->n_pes; p++)
+        bits |= (uintptr_t)pgas_be_ptr(w, p, 0);
+    return bits == 0 ? SIZE_MAX : (size_t)(bits & (~bits + 1));
+}
+
+/* Every PE's heap can hold an object at one offset aligned to align (a power of two) on every
+ * PE; else complains (the same verdict on every PE) and returns false. */
+static bool alignment_possible(const pgas_thread *t, const char *call, size_t align)
+{
+    const pgas_world *w = t->world;
+    if (align > w->heap_size) {
+        pgas_complain(call, "alignment %zu is larger than the symmetric heap (%zu bytes per "
+                            "PE); raise NVSHMEM_SYMMETRIC_SIZE to a multiple of %zu, or ask "
+                            "for less", align, w->heap_size, align);
+        return false;
+    }
+    size_t have = heap_start_align(w);
+    if (align > have) {
+        pgas_complain(call, "alignment %zu: the PEs' heaps start only %zu-aligned (the largest "
+                            "power of two dividing the heap size, %zu bytes per PE), so no "
+                            "offset is %zu-aligned on every PE; set NVSHMEM_SYMMETRIC_SIZE to a "
+                            "multiple of %zu", align, have, w->heap_size, align, align);
+        return false;
+    }
+    return true;
 }
 
 void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero)
@@ -395,18 +508,13 @@ void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero
     pgas_thread *t = pgas_require(call);
     if (alignment == 0 || (alignment & (alignment - 1)) != 0)
         pgas_fail(call, "alignment %zu is not a power of two; pass 1, 2, 4, 8, ...", alignment);
-    if (alignment > HEAP_MAX_ALIGN)
-        pgas_fail(call, "alignment %zu is above the largest supported, %zu (2 MiB)", alignment,
-                  HEAP_MAX_ALIGN);
     size_t align = alignment < HEAP_MIN_ALIGN ? HEAP_MIN_ALIGN : alignment;
     pgas_quiet(t);
     agree_on_request(t, call, ALLOC_KIND_MALLOC, size, align);
-    if (size == 0)
+    if (size == 0 || !alignment_possible(t, call, align))
         return NULL;
     pgas_heap_allocator *a = &t->world->pes[t->pe].heap;
-    /* Round to the minimum alignment so neighbouring objects never share a cache line. */
-    size_t rounded = size > SIZE_MAX - HEAP_MIN_ALIGN ? SIZE_MAX
-                                                      : (size + HEAP_MIN_ALIGN - 1) / HEAP_MIN_ALIGN * HEAP_MIN_ALIGN;
+    size_t rounded = round_to_min_align(size);
     size_t offset = rounded == SIZE_MAX ? SIZE_MAX : allocator_take(a, rounded, align);
     pgas_heap_check_blocks(a, t->world->heap_size);
     if (offset == SIZE_MAX) {
@@ -415,6 +523,7 @@ void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero
                       size, t->world->heap_size);
         return NULL;
     }
+    pgas_heap_objects_add(map_of(t), offset, size);
     char *ptr = pgas_be_ptr(t->world, t->pe, offset);
     if (zero)
         memset(ptr, 0, size);
@@ -424,35 +533,88 @@ void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero
     return ptr;
 }
 
+/* The heap offset of ptr, which must be the start of a live object of the caller's heap. A
+ * bad pointer is this PE's own error: reported before the collective part, where it would
+ * also look like a heap call the other PEs did not make. */
+static size_t live_object_offset(const pgas_thread *t, const char *call, const void *ptr,
+                                 const char *verb)
+{
+    uintptr_t a = (uintptr_t)ptr, b = (uintptr_t)t->heap_base;
+    if (a < b || a - b >= t->world->heap_size) {
+        int owner = pgas_heap_owner(t->world, ptr);
+        if (owner >= 0)
+            pgas_fail(call, "%p is PE %d's copy of a symmetric object; %s this PE's own "
+                            "address", ptr, owner, verb);
+        pgas_fail(call, "%p is not symmetric heap memory; %s only what nvshmem_malloc, "
+                        "nvshmem_calloc or nvshmem_align returned (use free() for malloc())",
+                  ptr, verb);
+    }
+    size_t offset = a - b;
+    if (!allocator_is_live(&t->world->pes[t->pe].heap, offset))
+        pgas_fail(call, "%p (heap offset %zu) is not the start of a live allocation; %s only "
+                        "pointers from nvshmem_malloc, and free each exactly once", ptr, offset,
+                  verb);
+    return offset;
+}
+
 void pgas_heap_free(const char *call, void *ptr)
 {
     pgas_thread *t = pgas_require(call);
     if (ptr == NULL)
         return;
-    char *base = t->heap_base;
-    uintptr_t a = (uintptr_t)ptr, b = (uintptr_t)base;
-    if (a < b || a - b >= t->world->heap_size) {
-        int owner = pgas_heap_owner(t->world, ptr);
-        if (owner >= 0)
-            pgas_fail(call, "%p is PE %d's copy of a symmetric object; free this PE's own "
-                            "address", ptr, owner);
-        pgas_fail(call, "%p is not symmetric heap memory; free only what nvshmem_malloc, "
-                        "nvshmem_calloc or nvshmem_align returned (use free() for malloc())",
-                  ptr);
-    }
-    size_t offset = a - b;
-    /* A bad pointer is this PE's own error: report it before the collective part, where it
-     * would also look like a heap call the other PEs did not make. */
+    size_t offset = live_object_offset(t, call, ptr, "free");
     pgas_heap_allocator *heap = &t->world->pes[t->pe].heap;
-    if (!allocator_is_live(heap, offset))
-        pgas_fail(call, "%p (heap offset %zu) is not the start of a live allocation; free "
-                        "each pointer from nvshmem_malloc exactly once", ptr, offset);
     pgas_quiet(t);
     agree_on_request(t, call, ALLOC_KIND_FREE, offset, 0);
+    size_t block = allocator_block_size(heap, offset);
     if (!allocator_give_back(heap, offset))
         pgas_fail(call, "%p (heap offset %zu) is not the start of a live allocation; free "
                         "each pointer from nvshmem_malloc exactly once", ptr, offset);
+    pgas_heap_objects_free(map_of(t), offset, block);
     pgas_heap_check_blocks(heap, t->world->heap_size);
+}
+
+/* Every PE runs the same steps on its own allocator, so every PE ends with the same offset:
+ * in place when the block can shrink, or grow into free space right after it; else a new
+ * block (first fit, beside the old one, which is still taken), the caller's own copy of the
+ * first min(old block, size) bytes moved there, and the old block given back. */
+void *pgas_heap_realloc(const char *call, void *ptr, size_t size)
+{
+    if (ptr == NULL)
+        return pgas_heap_alloc(call, size, 1, false);
+    if (size == 0) {
+        pgas_heap_free(call, ptr);
+        return NULL;
+    }
+    pgas_thread *t = pgas_require(call);
+    size_t offset = live_object_offset(t, call, ptr, "resize");
+    pgas_quiet(t);
+    agree_on_request(t, call, ALLOC_KIND_REALLOC, size, offset);
+    pgas_heap_allocator *a = &t->world->pes[t->pe].heap;
+    size_t rounded = round_to_min_align(size);
+    size_t old_block = allocator_block_size(a, offset);
+    char *result = ptr;
+    if (rounded != SIZE_MAX && allocator_resize(a, offset, rounded)) {
+        pgas_heap_objects_resize(map_of(t), offset, old_block, size);
+    } else {
+        size_t moved = rounded == SIZE_MAX ? SIZE_MAX : allocator_take(a, rounded, HEAP_MIN_ALIGN);
+        if (moved == SIZE_MAX) {
+            pgas_heap_check_blocks(a, t->world->heap_size);
+            pgas_complain(call, "cannot grow %p to %zu bytes: the symmetric heap has %zu bytes "
+                                "per PE and not enough of it is free; the object is unchanged; "
+                                "raise NVSHMEM_SYMMETRIC_SIZE", ptr, size, t->world->heap_size);
+            return NULL;
+        }
+        result = pgas_be_ptr(t->world, t->pe, moved);
+        memcpy(result, ptr, old_block < size ? old_block : size);
+        allocator_give_back(a, offset);
+        pgas_heap_objects_free(map_of(t), offset, old_block);
+        pgas_heap_objects_add(map_of(t), moved, size);
+    }
+    pgas_heap_check_blocks(a, t->world->heap_size);
+    /* As an allocation does: no PE touches a peer's resized object before the peer has it. */
+    pgas_barrier_wait(t, &t->world->teams[0].barrier, t->world->n_pes, call);
+    return result;
 }
 
 /* ---- entry points -------------------------------------------------------------------- */

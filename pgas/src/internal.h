@@ -52,6 +52,7 @@ typedef struct pgas_config {
     size_t heap_size;       /* bytes per PE (NVSHMEM_SYMMETRIC_SIZE) */
     double hang_timeout_s;  /* SHMEMU_HANG_TIMEOUT; 0 = never */
     bool check_nbi;         /* SHMEMU_CHECK_NBI */
+    bool check_bounds;      /* SHMEMU_CHECK_BOUNDS: accesses stay inside live objects */
     uint64_t check_seed;    /* SHMEMU_CHECK_SEED */
     int spin_polls;         /* SHMEMU_SPIN */
     bool no_ptr;            /* SHMEMU_NO_PTR */
@@ -68,12 +69,19 @@ typedef struct pgas_config {
     char replay[512];         /* SHMEMU_REPLAY */
     char guide[512];          /* SHMEMU_SCHED_GUIDE (explore's shrinker) */
     bool check_seed_set;      /* SHMEMU_CHECK_SEED was given (else it follows SHMEMU_SEED) */
+    /* SHMEM_INFO / NVSHMEM_INFO, SHMEM_VERSION: print at PE 0's initialization (config.c) */
+    bool print_info;
+    bool print_version;
 } pgas_config;
 
 /* Strategies of the deterministic scheduler; OFF is free-running. */
 enum { PGAS_SCHED_OFF = 0, PGAS_SCHED_RANDOM, PGAS_SCHED_PCT, PGAS_SCHED_RR, PGAS_SCHED_GUIDE };
 
 void pgas_config_read(pgas_config *config);
+/* What SHMEM_VERSION and SHMEM_INFO print (to stdout, once per job, at PE 0's
+ * initialization): the version line, then with info every setting, its value and where the
+ * value came from (the environment or the default). */
+void pgas_config_print(const pgas_config *config, bool info);
 
 /* ---- errors (error.c) ---------------------------------------------------------------- */
 
@@ -105,11 +113,25 @@ typedef struct pgas_barrier {
 typedef struct pgas_team {
     _Atomic int in_use;
     int start;  /* world PE of team PE 0 */
-    int stride; /* world PE distance between team PEs */
+    int stride; /* world PE distance between team PEs: negative lists them downwards; never 0 */
     int size;
     pgas_barrier barrier;
     _Atomic int32_t split_result; /* team id chosen by the parent's PE 0 during a split */
+    int num_contexts; /* the split's config (SHMEM_TEAM_NUM_CONTEXTS), else 0 */
 } pgas_team;
+
+/* An OpenSHMEM active set (PE_start, logPE_stride, PE_size) as a team of its own, made by
+ * the first deprecated pSync collective that names it and kept for the job (active_set.c).
+ * key is 0 while the slot is free and never changes once set; ready turns 1 once team's
+ * fields are written. Core collectives reach it through the team id PGAS_ACTIVE_SET_ID. */
+#define PGAS_MAX_ACTIVE_SETS 64
+typedef struct pgas_active_set {
+    _Atomic uint64_t key;
+    _Atomic int ready;
+    pgas_team team;
+} pgas_active_set;
+/* Team ids of active sets: -2, -3, ... (NVSHMEM_TEAM_INVALID is -1). */
+#define PGAS_ACTIVE_SET_ID(slot) (-2 - (slot))
 
 /* ---- per-PE state -------------------------------------------------------------------- */
 
@@ -161,6 +183,46 @@ typedef struct pgas_reuse_slot {
 } pgas_reuse_slot;
 
 #define PGAS_PARKED_SLOTS 64
+#define PGAS_LOCKS_HELD 32
+/* Arrays whose wait_until_any/test_any scan position a thread remembers (p2p_sync.c). */
+#define PGAS_ANY_CURSORS 4
+
+/* ---- collective agreement (agree.c) -------------------------------------------------- */
+
+#define PGAS_AGREE_ARGS 4
+
+/* A collective call as one PE makes it: what every member of the team must agree on (the
+ * operation and up to PGAS_AGREE_ARGS named values), plus values that may differ per PE
+ * (bit i of vary set: values[i] is this PE's own, e.g. collect's nelems, and is not
+ * compared). */
+typedef struct pgas_coll_call {
+    const char *call; /* the API call, for messages */
+    const char *op;   /* what must match across PEs: the call, or a class of calls */
+    int team_id;
+    int n_args;
+    unsigned vary;
+    const char *names[PGAS_AGREE_ARGS];
+    int64_t values[PGAS_AGREE_ARGS];
+} pgas_coll_call;
+
+/* The collective call a PE is in, published by the PE's own thread before the team's first
+ * barrier and read by the other members after it (so the barrier orders the two), and by
+ * reports. Every field is written with an atomic exchange and read with an atomic load: the
+ * runtime's bookkeeping, no happens-before edge (docs/design.md D4). */
+typedef struct pgas_coll_record {
+    _Atomic int active;                      /* set at publish, cleared when the call ends */
+    _Atomic int threads_in;                  /* the PE's threads inside collectives now */
+    _Atomic int host;                        /* by an OpenSHMEM PE's own thread (agree.c) */
+    _Atomic(const char *) call;
+    _Atomic(const char *) op;
+    _Atomic int team_id;
+    _Atomic(const struct pgas_team *) team;  /* the team object (per PE for self teams) */
+    _Atomic uint32_t generation;             /* the team barrier's generation at publish */
+    _Atomic int n_args;
+    _Atomic unsigned vary;
+    _Atomic(const char *) names[PGAS_AGREE_ARGS];
+    _Atomic int64_t values[PGAS_AGREE_ARGS];
+} pgas_coll_record;
 
 typedef struct pgas_pe {
     int id;
@@ -169,15 +231,18 @@ typedef struct pgas_pe {
     _Atomic int init_status;  /* NVSHMEM_STATUS_* */
     _Atomic int init_calls;   /* 1 once the PE has been initialized (a second init is misuse) */
     pgas_heap_allocator heap; /* touched only by the PE's host thread, in collectives */
-    /* The request of the collective allocation in progress, compared across PEs. */
-    _Atomic uint64_t alloc_size;
-    _Atomic uint64_t alloc_align;
-    _Atomic uint64_t alloc_kind;
-    /* Collective heap calls this PE has entered, and the name of the last: a PE whose count
-     * differs at the same barrier skipped (or added) one (heap.c names both sides). */
+    /* The collective call in progress (collectives and heap calls), compared across the
+     * team's PEs (agree.c). */
+    pgas_coll_record coll;
+    /* Collective heap calls this PE has entered: a PE whose count differs at the same
+     * barrier skipped (or added) one (heap.c names both sides; the call and its size are in
+     * coll). */
     _Atomic uint64_t heap_calls;
-    _Atomic(const char *) heap_call_name;
     _Atomic int finished; /* the PE's main function has returned (world.c) */
+    /* The OpenSHMEM locks this PE holds (the lock word's address on PE 0; 0: a free slot),
+     * so that clearing a lock it does not hold, or setting one it holds, is reported
+     * (shmem_lock.c). Atomic exchanges and loads: bookkeeping, no edge (D4). */
+    _Atomic uintptr_t locks_held[PGAS_LOCKS_HELD];
     pgas_registered *registered; /* nvshmemx_buffer_register */
     size_t n_registered;
     _Atomic int parked; /* threads parked on a word of this PE's heap */
@@ -189,6 +254,11 @@ typedef struct pgas_pe {
     /* Set by shmem_init: messages name the shmem_ call a PE made, not the nvshmem_ one it
      * forwarded to (the OpenSHMEM layer is thin entry points over the same core). */
     _Atomic int openshmem_names;
+    /* Threads the program created on this PE that still run (app_thread.c; OpenMP workers
+     * for the length of their region). OpenSHMEM's quiet and barriers complete every thread's
+     * default-context operations, but the checking mode's queues are per thread, so while
+     * any runs, default-context puts are delivered at once (delivery.c, late_delivery). */
+    _Atomic int program_threads;
     /* For waits on several words of this heap at once (wait_until_any and friends). */
     _Alignas(64) pgas_wake_bucket any_word_bucket;
     pgas_reuse_slot reuse[PGAS_REUSE_SLOTS]; /* checking mode, delivery.c */
@@ -197,6 +267,39 @@ typedef struct pgas_pe {
 /* ---- threads ------------------------------------------------------------------------- */
 
 typedef struct pgas_pending pgas_pending; /* delivery.c */
+
+/* Checking mode: the undelivered operations of one thread on one communication context
+ * (delivery.c), with the fence epoch they are issued in, and the reuse slots (indexes into
+ * the PE's table) that its delivered but incomplete non-blocking puts armed, cleared by the
+ * next quiet of that context on that thread. */
+typedef struct pgas_queue {
+    pgas_pending *pending;
+    size_t n;
+    size_t cap;
+    uint32_t fence_epoch;
+    int armed[PGAS_REUSE_SLOTS];
+    int n_armed;
+} pgas_queue;
+
+/* An OpenSHMEM communication context (shmem_ctx.c; a shmem_ctx_t points to one). The record
+ * of the thread that created it owns it until the job ends, so the handle of a destroyed
+ * context still reads `destroyed` and its use is reported as misuse, never a use after
+ * free. Only `destroyed` changes after creation (an atomic exchange, read relaxed). */
+#define PGAS_CTX_MAGIC 0x637478736d656d75ull /* "umemsxtc": a pointer that is no context */
+typedef struct pgas_ctx {
+    uint64_t magic;
+    _Atomic int destroyed;
+    int pe;       /* the PE of the thread that created it */
+    long options; /* SHMEM_CTX_PRIVATE, _SERIALIZED, _NOSTORE */
+    /* the core team it was made from, and that team's geometry when the context was made:
+     * PE numbers of its calls are team PEs, world PE = team_start + pe * team_stride */
+    int team_id;
+    int team_start;
+    int team_stride;
+    int team_size;
+    const struct pgas_thread *creator;
+    struct pgas_ctx *next_owned; /* the creator's list (pgas_thread.contexts) */
+} pgas_ctx;
 
 /* Where the program made a call: a return address into it (pc), or a file and line. */
 typedef struct pgas_call_site {
@@ -229,24 +332,34 @@ struct pgas_thread {
     /* a PE's own thread (the one its main or body runs on), not a stream's or a block's: in
      * strict mode a device-only NVSHMEM call made here is an error (device_only.c) */
     bool host;
+    /* a thread the program created (app_thread.c): it may outlive its PE's main */
+    bool app;
+    /* deterministic mode: the starts of the threads this thread created and has not joined,
+     * for its joins (app_thread.c); touched by this thread only */
+    struct pgas_app_start *app_started;
     /* This PE's own heap as the backend maps it (its ptr(pe, 0)), cached at attach: the check
      * that an address is local, on every put, costs no call into the backend. */
     char *heap_base;
+    /* This PE's granule map (heap_objects.c), cached at attach like heap_base; NULL when the
+     * bounds check is off. */
+    const _Atomic uint32_t *heap_map;
     int index; /* order of attachment within the job, for seeding */
     char label[PGAS_LABEL_LEN];
     pgas_wait_record wait;
     _Atomic int live;
     struct pgas_thread *next; /* the job's list of threads, for hang reports */
-    /* checking mode: undelivered puts of this thread */
-    pgas_pending *pending;
+    /* checking mode: this thread's undelivered operations, one queue per communication
+     * context it used: `queue` is the default context's, `q` the one the call in progress
+     * issues to (&queue, or a context's while a shmem_ctx_ call runs: shmem_ctx.c) and
+     * `ctx_queues` the contexts' (delivery.c); n_pending counts the operations of them all.
+     * Touched by this thread only. */
+    pgas_queue queue;
+    pgas_queue *q;
+    struct pgas_ctx_queue *ctx_queues;
     size_t n_pending;
-    size_t cap_pending;
-    uint32_t fence_epoch;
     uint64_t rng;
-    /* checking mode: this thread's armed reuse slots (indexes into its PE's table), cleared
-     * by its next quiet; touched by this thread only */
-    int armed[PGAS_REUSE_SLOTS];
-    int n_armed;
+    /* the communication contexts this thread created (shmem_ctx.c), freed with the job */
+    struct pgas_ctx *contexts;
     /* deterministic mode: this thread's schedulable entity (sched.c); NULL when
      * free-running, so the mode costs one predictable branch on the hot paths */
     struct pgas_sched_entity *ent;
@@ -261,6 +374,15 @@ struct pgas_thread {
      * (pgas_thread_note_site), for the waits that call makes through runtime code; touched
      * by this thread only */
     pgas_call_site site;
+    /* wait_until_any and test_any (p2p_sync.c): where the next scan of an ivars array starts,
+     * one past the index the last call on that array found, so that a loop over the set
+     * flags sees every one in turn; a few arrays, replaced in turn; touched by this thread
+     * only */
+    struct {
+        const void *ivars;
+        size_t next;
+    } any_cursor[PGAS_ANY_CURSORS];
+    int any_cursor_victim;
 };
 
 /* At the entry of an API call that may wait, after pgas_require: remembers the return
@@ -280,15 +402,23 @@ typedef struct pgas_world {
     void *backend_state;                /* the backend's own, from its heap_map */
     pgas_pe *pes;
     pgas_team teams[PGAS_MAX_TEAMS];
+    pgas_active_set active_sets[PGAS_MAX_ACTIVE_SETS]; /* active_set.c */
     _Atomic(struct pgas_thread *) threads;
     _Atomic int n_threads;   /* attached so far (indexes) */
     _Atomic int live_threads;
+    /* threads the program created on a PE (app_thread.c) that have not finished: while any
+     * has not, the job's records outlive the job, so that a late call is misuse with a
+     * message, not a use after free */
+    _Atomic int app_threads;
     bool spin_allowed_cached;
     uint64_t uid; /* what nvshmemx_get_uniqueid hands out */
     struct pgas_sched *sched; /* deterministic mode, else NULL (sched.c) */
     /* The per-PE copies of the program (image.h) when it was built with them, else NULL:
      * their globals are symmetric like the heap (heap.c's translation). */
     const struct pgas_image *image;
+    /* The bounds check's granule maps of the PEs' heaps (heap_objects.c), one after the
+     * other, or NULL when the check is off. */
+    _Atomic uint32_t *heap_maps;
 } pgas_world;
 
 /* Strict mode (SHMEMU_STRICT_DEVICE, device_only.c): fails, naming the call, when t is a PE's
@@ -302,6 +432,21 @@ void pgas_check_device_only(const pgas_thread *t, const char *call);
 pgas_thread *pgas_current(void);
 /* Makes t the calling thread's record (NULL: none): world.c's attach and detach. */
 void pgas_set_current(pgas_thread *t);
+/* A thread the program created on a PE that could not join it (app_thread.c: the
+ * deterministic scheduler runs only the runtime's threads) notes why, for the message of
+ * its first SHMEM call, and the thread that created it (whose PE's names the message uses);
+ * NULL clears it. */
+void pgas_set_no_pe_reason(const char *why, const pgas_thread *creator);
+const char *pgas_no_pe_reason(const pgas_thread **creator);
+/* Attaches the calling thread, which the program created, to PE pe of parent's job, as a
+ * thread of the program (t->app; app_thread.c), scheduled in deterministic mode; slot as in
+ * pgas_thread_attach_reusing, or NULL. Returns 0, or -1 if there is no such PE. */
+int pgas_thread_attach_app(const pgas_thread *parent, int pe, const char *label,
+                           pgas_thread **slot);
+/* True while the calling thread is inside pgas_thread_create (thread_name.c): the
+ * program's thread-creation wrappers let the runtime's own threads through. */
+bool pgas_thread_creating_runtime(void);
+/* Frees t's list of the starts of threads it created (app_thread.c), when the job is freed. */
 /* The emulated thread the calling pthread runs now (0: none; see the fiber hook). */
 uint64_t pgas_thread_current_fiber(void);
 /* Calls the emulator's exit hook of this thread, if any (world.c, before detaching). */
@@ -340,6 +485,37 @@ void pgas_heap_check_local(const pgas_thread *self, const char *call, const char
 void pgas_check_pe(const pgas_thread *self, const char *call, int pe);
 void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero);
 void pgas_heap_free(const char *call, void *ptr);
+/* shmem_realloc (OpenSHMEM 1.5): collective; ptr NULL allocates, size 0 frees; else resizes
+ * ptr's object in place when it can, or moves it (its first min(old, new) bytes kept) to a
+ * new object; returns the object, or NULL (ptr unchanged) when there is no room. */
+void *pgas_heap_realloc(const char *call, void *ptr, size_t size);
+/* The bounds check (heap_objects.c; world->heap_maps NULL when it is off). The heap calls
+ * record each object (its heap offset, requested size and block) in the PE's granule map as
+ * they make, resize and free it (a NULL map: nothing to do); pgas_heap_objects_check fails,
+ * naming the object, unless [offset, offset+bytes) of the caller's heap (bytes > 0) lies
+ * inside one live object. pgas_heap_map_ok is its fast path, for the put path. */
+#define PGAS_HEAP_GRANULE_SHIFT 6           /* 64-byte granules: heap.c's HEAP_MIN_ALIGN */
+#define PGAS_HEAP_MAP_FREED 0x80000000u     /* the granule's object was freed */
+#define PGAS_HEAP_MAP_SAT 0x7fffffffu       /* "ends at least this far on" (>= 2 GiB) */
+void pgas_heap_objects_init(pgas_world *world);
+void pgas_heap_objects_destroy(pgas_world *world);
+_Atomic uint32_t *pgas_heap_objects_map(const pgas_world *world, int pe);
+void pgas_heap_objects_add(_Atomic uint32_t *map, size_t offset, size_t size);
+void pgas_heap_objects_resize(_Atomic uint32_t *map, size_t offset, size_t old_block,
+                              size_t size);
+void pgas_heap_objects_free(_Atomic uint32_t *map, size_t offset, size_t block);
+void pgas_heap_objects_check(const pgas_thread *t, const char *call, const char *what,
+                             const void *addr, size_t offset, size_t bytes);
+/* True when [offset, offset + bytes) (bytes > 0) of the PE's heap lies inside one live
+ * object whose end the map word of its first granule knows; false sends the access to
+ * pgas_heap_objects_check. */
+static inline bool pgas_heap_map_ok(const _Atomic uint32_t *map, size_t offset, size_t bytes)
+{
+    uint32_t rem = atomic_load_explicit(&map[offset >> PGAS_HEAP_GRANULE_SHIFT],
+                                        memory_order_relaxed);
+    size_t in = offset & (((size_t)1 << PGAS_HEAP_GRANULE_SHIFT) - 1);
+    return rem - 1u < PGAS_HEAP_MAP_SAT && in < rem && bytes <= rem - in;
+}
 /* t's PE has finished: fails, naming both sides, when another PE is in (or later enters) a
  * collective heap call that this PE never made. */
 void pgas_heap_check_finished(pgas_thread *t);
@@ -394,10 +570,39 @@ void pgas_deliver_all(pgas_thread *self);
  * before the last fence (or everything queued to pe when all_to_pe). */
 void pgas_deliver_before_op(pgas_thread *self, int pe, bool all_to_pe);
 void pgas_pending_free(pgas_thread *self);
+/* A record handed to a new thread (world.c): every queue's fence epoch and armed slots start
+ * afresh (the queues are empty: detach delivered them). */
+void pgas_queues_reset(pgas_thread *self);
+/* The calling thread's queue for a communication context, made at its first use: a
+ * shmem_ctx_ call points self->q at it while it runs (shmem_ctx.c). */
+pgas_queue *pgas_ctx_queue(pgas_thread *self, const pgas_ctx *ctx);
+/* Frees the thread's queue for ctx, which must be empty (a destroyed context's, after its
+ * quiet), so that a program creating and destroying contexts keeps no dead queues. */
+void pgas_ctx_queue_drop(pgas_thread *self, const pgas_ctx *ctx);
+
+/* ---- RMA (rma.c) --------------------------------------------------------------------- */
+/* The checked byte-level puts and gets under every typed entry point, for the shmem_ctx_
+ * calls (shmem_ctx.c): `call` names the API call in messages; PEs are world PEs. */
+
+/* nelems * elem_size, failing on overflow. */
+size_t pgas_rma_bytes(const char *call, size_t nelems, size_t elem_size);
+void pgas_rma_put(const char *call, void *dest, const void *source, size_t bytes, int pe,
+                  bool nbi);
+void pgas_rma_get(const char *call, void *dest, const void *source, size_t bytes, int pe,
+                  bool nbi);
+/* sig_op is an NVSHMEM_SIGNAL_* value. */
+void pgas_rma_put_signal(const char *call, void *dest, const void *source, size_t bytes,
+                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi);
+void pgas_rma_iput(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                   ptrdiff_t sst, size_t nelems, size_t elem_size, int pe);
+void pgas_rma_iget(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                   ptrdiff_t sst, size_t nelems, size_t elem_size, int pe);
 
 /* ---- signals and atomics (signal.c, amo.c) ------------------------------------------- */
 
 bool pgas_signal_op_valid(int sig_op);
+/* nvshmemx_signal_op under the name of the caller's call (sig_op: NVSHMEM_SIGNAL_*). */
+void pgas_signal_op(const char *call, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 /* Applies a signal operation to the translated word, with order's annotations and wake. */
 void pgas_signal_apply(const pgas_world *world, uint64_t *sig_target, int sig_op,
                        uint64_t signal, pgas_order order);
@@ -420,6 +625,14 @@ uint64_t pgas_amo(const char *call, pgas_amo_op op, void *dest, int pe, size_t s
 /* ---- collectives (barrier.c, collective.c, team.c) ----------------------------------- */
 
 pgas_team *pgas_team_get(const pgas_thread *self, const char *call, int team_id);
+/* The team id of the active set (PE_start, logPE_stride, PE_size) of world PEs, made on
+ * first use; fails with a message naming call when the set does not fit the job, the
+ * caller is not in it, or PGAS_MAX_ACTIVE_SETS distinct sets are in use (active_set.c). */
+int pgas_active_set_team(pgas_thread *t, const char *call, int pe_start, int log_pe_stride,
+                         int pe_size);
+/* The team of an active-set id (pgas_team_get's, for ids <= PGAS_ACTIVE_SET_ID(0)); NULL
+ * when no such set was made. */
+pgas_team *pgas_active_set_get(const pgas_thread *t, int team_id);
 int pgas_team_my_rank(const pgas_team *team, int world_pe);
 static inline int pgas_team_world_pe(const pgas_team *team, int rank)
 {
@@ -430,6 +643,20 @@ void pgas_teams_init(pgas_world *world);
  * annotations (barrier.c). */
 void pgas_barrier_wait(pgas_thread *self, pgas_barrier *barrier, int n_members,
                        const char *call);
+/* Collective agreement (agree.c). A collective publishes its call before the team's first
+ * barrier (pgas_agree_publish; on an OpenSHMEM PE it fails at once when a member of the
+ * team is blocked in a collective of another team that includes this PE: a certain
+ * deadlock), checks it after
+ * that barrier (pgas_agree_check: fails naming two PEs and what differs, the same message
+ * on every PE), and ends it after its last barrier (pgas_agree_end). */
+void pgas_agree_publish(pgas_thread *t, const pgas_team *team, const pgas_coll_call *c);
+void pgas_agree_check(pgas_thread *t, const pgas_team *team);
+void pgas_agree_end(pgas_thread *t);
+/* PE pe's published value i (after the first barrier of the collective both are in). */
+int64_t pgas_agree_value(const pgas_world *world, int pe, int i);
+/* For hang and deadlock reports: the collective call each PE is in (or that it is in none),
+ * unless every PE is in the same one. */
+void pgas_agree_report(const pgas_world *world, FILE *f, const char *indent);
 /* Combines n elements: acc[i] = acc[i] op in[i]. */
 typedef void (*pgas_combine_fn)(void *acc, const void *in, size_t n);
 int pgas_coll_reduce(const char *call, int team_id, void *dest, const void *source,
@@ -437,12 +664,30 @@ int pgas_coll_reduce(const char *call, int team_id, void *dest, const void *sour
 /* source: team size blocks of nreduce elements; dest: the reduction of the caller's block. */
 int pgas_coll_reducescatter(const char *call, int team_id, void *dest, const void *source,
                             size_t nreduce, size_t elem_size, pgas_combine_fn combine);
+/* Prefix reduction over the team in PE order: PE k gets sources 0..k (inclusive) or 0..k-1
+ * (exclusive; PE 0 gets zero bits). */
+int pgas_coll_scan(const char *call, int team_id, void *dest, const void *source,
+                   size_t nelems, size_t elem_size, pgas_combine_fn combine, bool inclusive);
 int pgas_coll_broadcast(const char *call, int team_id, void *dest, const void *source,
                         size_t bytes, int root);
+/* A barrier over the team: completes the caller's puts (quiet), then synchronizes. */
+void pgas_coll_barrier(const char *call, int team_id);
+/* Only synchronizes (no quiet). */
+void pgas_coll_sync(const char *call, int team_id);
+/* pgas_coll_broadcast that leaves the root's dest alone (OpenSHMEM's active-set form). */
+int pgas_coll_broadcast_others(const char *call, int team_id, void *dest, const void *source,
+                               size_t bytes, int root);
 int pgas_coll_fcollect(const char *call, int team_id, void *dest, const void *source,
                        size_t bytes);
 int pgas_coll_alltoall(const char *call, int team_id, void *dest, const void *source,
                        size_t bytes);
+/* OpenSHMEM's collect: each PE contributes its own number of bytes; dest is the
+ * concatenation in team PE order. */
+int pgas_coll_collect(const char *call, int team_id, void *dest, const void *source,
+                      size_t nelems, size_t elem_size);
+/* OpenSHMEM's alltoalls: alltoall with element strides dst and sst (>= 1). */
+int pgas_coll_alltoalls(const char *call, int team_id, void *dest, const void *source,
+                        ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size);
 
 /* ---- deterministic scheduling (sched.c, sched_trace.c, sched_report.c) --------------- */
 
@@ -496,5 +741,22 @@ static inline uint64_t pgas_rng_next(uint64_t *state)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
+
+/* A thread the program created (app_thread.c): its start record, kept on the creator's
+ * list until the creator joins it or the job is freed (world.c frees the list). */
+struct pgas_app_start {
+    const pgas_thread *parent; /* the creator; records live until the job is freed */
+    pgas_world *world;
+    int pe;
+    void *(*fn)(void *);
+    int (*c11_fn)(void *); /* thrd_create's function (a thrd_start_t), else NULL */
+    void *arg;
+    /* Deterministic mode: the start stays on its creator's list (pgas_thread.app_started,
+     * touched by the creator only) until the creator joins the thread, or the job ends. */
+    bool scheduled;
+    uint32_t exited;             /* set by the thread (an exchange) as it leaves the schedule */
+    pthread_t tid;               /* written by the creator once created */
+    struct pgas_app_start *next; /* the creator's list */
+};
 
 #endif

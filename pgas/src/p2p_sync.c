@@ -5,6 +5,13 @@
  * mask, one comparison value or a vector of them); the typed entry points only describe
  * their type. A satisfied wait or successful test is an acquire on the word(s) it read.
  * A status entry that is non-zero excludes its ivar, as in OpenSHMEM.
+ *
+ * Which satisfied ivar an _any call returns is the implementation's choice; a program that
+ * loops "test_any, handle the index" without excluding what it handled (the specification's
+ * fairness check) must still see every satisfied ivar. So the scan of an array starts one past
+ * the index the calling thread's last _any call on the same array returned, wrapping around
+ * (round robin; pgas_thread.any_cursor). The order depends only on the thread's own calls,
+ * so deterministic runs stay reproducible.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -85,21 +92,51 @@ static void wait_one(const ivar_set *s, size_t i)
                     s->call);
 }
 
+/* The index the scan of s->ivars starts at: one past the last index found there. */
+static size_t scan_start(const pgas_thread *t, const ivar_set *s)
+{
+    for (int k = 0; k < PGAS_ANY_CURSORS; k++)
+        if (t->any_cursor[k].ivars == s->ivars)
+            return t->any_cursor[k].next % s->nelems;
+    return 0;
+}
+
+/* Remembers that an _any call on s->ivars returned index found. */
+static void note_found(pgas_thread *t, const ivar_set *s, size_t found)
+{
+    int k = 0;
+    while (k < PGAS_ANY_CURSORS && t->any_cursor[k].ivars != s->ivars)
+        k++;
+    if (k == PGAS_ANY_CURSORS) {
+        k = t->any_cursor_victim;
+        t->any_cursor_victim = (k + 1) % PGAS_ANY_CURSORS;
+        t->any_cursor[k].ivars = s->ivars;
+    }
+    t->any_cursor[k].next = found + 1;
+}
+
+/* The first included ivar that holds, scanning round robin from start; SIZE_MAX if none. */
+static size_t find_any(const ivar_set *s, size_t start)
+{
+    for (size_t k = 0; k < s->nelems; k++) {
+        size_t i = start + k < s->nelems ? start + k : start + k - s->nelems;
+        if (included(s, i) && holds_at(s, i))
+            return i;
+    }
+    return SIZE_MAX;
+}
+
 typedef struct any_ctx {
     const ivar_set *set;
+    size_t start;
     size_t found;
 } any_ctx;
 
 static bool any_ready(void *ctx)
 {
     any_ctx *a = ctx;
-    for (size_t i = 0; i < a->set->nelems; i++) {
-        if (included(a->set, i) && holds_at(a->set, i)) {
-            a->found = i;
-            return true;
-        }
-    }
-    return false;
+    a->found = find_any(a->set, a->start);
+    return a->found != SIZE_MAX;
 }
 
 /* Waits until some included ivar holds; returns its index, or SIZE_MAX if none is included. */
@@ -111,7 +148,7 @@ static size_t wait_any(pgas_thread *t, const ivar_set *s)
             first = i;
     if (first == SIZE_MAX)
         return SIZE_MAX;
-    any_ctx ctx = {.set = s, .found = SIZE_MAX};
+    any_ctx ctx = {.set = s, .start = scan_start(t, s), .found = SIZE_MAX};
     pgas_wait_heap_predicate(t->pe, s->ivars + first * s->elem_size, any_ready, &ctx, s->call,
                              "any of several ivars to satisfy the comparison");
     acquire_at(s, ctx.found);
@@ -129,7 +166,10 @@ static void set_wait_all(const ivar_set *s)
 static size_t set_wait_any(const ivar_set *s)
 {
     pgas_thread *t = check_set(s);
-    return wait_any(t, s);
+    size_t found = wait_any(t, s);
+    if (found != SIZE_MAX)
+        note_found(t, s, found);
+    return found;
 }
 
 static size_t collect_satisfied(const ivar_set *s, size_t *indices)
@@ -183,15 +223,15 @@ static int set_test_all(const ivar_set *s)
 
 static size_t set_test_any(const ivar_set *s)
 {
-    check_test(s);
-    for (size_t i = 0; i < s->nelems; i++) {
-        if (included(s, i) && holds_at(s, i)) {
-            acquire_at(s, i);
-            return i;
-        }
+    pgas_thread *t = check_test(s);
+    size_t found = s->nelems == 0 ? SIZE_MAX : find_any(s, scan_start(t, s));
+    if (found == SIZE_MAX) {
+        test_failed(s);
+        return SIZE_MAX;
     }
-    test_failed(s);
-    return SIZE_MAX;
+    acquire_at(s, found);
+    note_found(t, s, found);
+    return found;
 }
 
 static size_t set_test_some(const ivar_set *s, size_t *indices)

@@ -3,11 +3,14 @@
  *
  * Every entry point checks its arguments (PE range, symmetric range, overflow of
  * nelems * size) and hands the bytes to delivery.c, which copies them now or, in checking
- * mode, later.
+ * mode, later. A transfer of zero bytes (or zero elements) moves nothing and is valid with
+ * any pointers, NULL included: only the PE is checked. A put-with-signal of zero bytes still
+ * updates its signal, whose address must be valid.
  */
 #include <stdint.h>
 #include <string.h>
 
+#include "core_types.h"
 #include "internal.h"
 #include "nvshmem.h"
 
@@ -25,10 +28,21 @@ static void check_source(const char *call, const void *source, size_t bytes)
         pgas_fail(call, "source is NULL; pass the local buffer to send");
 }
 
+/* A zero-length transfer is valid with any pointers: only its PE is checked. */
+static bool nothing_to_move(const pgas_thread *t, const char *call, size_t count, int pe)
+{
+    if (count > 0)
+        return false;
+    pgas_check_pe(t, call, pe);
+    return true;
+}
+
 static void put_bytes(const char *call, void *dest, const void *source, size_t bytes, int pe,
                       bool nbi)
 {
     pgas_thread *t = pgas_require(call);
+    if (nothing_to_move(t, call, bytes, pe))
+        return;
     char *target = pgas_heap_translate(t, call, "dest", dest, bytes, pe);
     check_source(call, source, bytes);
     pgas_deliver_put(t, pe, target, source, bytes, nbi);
@@ -38,11 +52,12 @@ static void get_bytes(const char *call, void *dest, const void *source, size_t b
                       bool nbi)
 {
     pgas_thread *t = pgas_require(call);
+    if (nothing_to_move(t, call, bytes, pe))
+        return;
     char *from = pgas_heap_translate(t, call, "source", source, bytes, pe);
-    if (dest == NULL && bytes > 0)
+    if (dest == NULL)
         pgas_fail(call, "dest is NULL; pass the local buffer to receive into");
-    if (bytes > 0)
-        pgas_deliver_get(t, pe, dest, from, bytes, nbi);
+    pgas_deliver_get(t, pe, dest, from, bytes, nbi);
 }
 
 static void put_signal_bytes(const char *call, void *dest, const void *source, size_t bytes,
@@ -53,7 +68,7 @@ static void put_signal_bytes(const char *call, void *dest, const void *source, s
     if (!pgas_signal_op_valid(sig_op))
         pgas_fail(call, "unknown signal operation %d; use NVSHMEM_SIGNAL_SET (%d) or "
                         "NVSHMEM_SIGNAL_ADD (%d)", sig_op, NVSHMEM_SIGNAL_SET, NVSHMEM_SIGNAL_ADD);
-    char *target = pgas_heap_translate(t, call, "dest", dest, bytes, pe);
+    char *target = bytes == 0 ? NULL : pgas_heap_translate(t, call, "dest", dest, bytes, pe);
     if ((uintptr_t)sig_addr % sizeof(uint64_t) != 0)
         pgas_fail(call, "sig_addr %p is not 8-byte aligned; signal words are uint64_t",
                   (void *)sig_addr);
@@ -68,7 +83,7 @@ static void iput_bytes(const char *call, void *dest, const void *source, ptrdiff
                        ptrdiff_t sst, size_t nelems, size_t elem_size, int pe)
 {
     pgas_thread *t = pgas_require(call);
-    if (nelems == 0)
+    if (nothing_to_move(t, call, nelems, pe))
         return;
     if (dst < 1 || sst < 1)
         pgas_fail(call, "strides dst=%td and sst=%td must be at least 1 (in elements)", dst, sst);
@@ -84,7 +99,7 @@ static void iget_bytes(const char *call, void *dest, const void *source, ptrdiff
                        ptrdiff_t sst, size_t nelems, size_t elem_size, int pe)
 {
     pgas_thread *t = pgas_require(call);
-    if (nelems == 0)
+    if (nothing_to_move(t, call, nelems, pe))
         return;
     if (dst < 1 || sst < 1)
         pgas_fail(call, "strides dst=%td and sst=%td must be at least 1 (in elements)", dst, sst);
@@ -194,6 +209,7 @@ void nvshmem_putmem_signal_nbi(void *dest, const void *source, size_t bytes, uin
                          sig_addr, signal, sig_op, pe, true);                                 \
     }
 SHMEMU_RMA_TYPES(DEFINE_RMA)
+SHMEMU_SHMEM_RMA_EXTRA_TYPES(DEFINE_RMA) /* OpenSHMEM's extra types (shmem_internal.h) */
 #undef DEFINE_RMA
 
 /* ---- sized --------------------------------------------------------------------------- */
@@ -246,3 +262,40 @@ SHMEMU_RMA_TYPES(DEFINE_RMA)
     }
 SHMEMU_SIZED_TYPES(DEFINE_SIZED)
 #undef DEFINE_SIZED
+
+/* ---- the core of OpenSHMEM's shmem_ctx_ calls (shmem_ctx.c) -------------------------- */
+
+size_t pgas_rma_bytes(const char *call, size_t nelems, size_t elem_size)
+{
+    return byte_count(call, nelems, elem_size);
+}
+
+void pgas_rma_put(const char *call, void *dest, const void *source, size_t bytes, int pe,
+                  bool nbi)
+{
+    put_bytes(call, dest, source, bytes, pe, nbi);
+}
+
+void pgas_rma_get(const char *call, void *dest, const void *source, size_t bytes, int pe,
+                  bool nbi)
+{
+    get_bytes(call, dest, source, bytes, pe, nbi);
+}
+
+void pgas_rma_put_signal(const char *call, void *dest, const void *source, size_t bytes,
+                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi)
+{
+    put_signal_bytes(call, dest, source, bytes, sig_addr, signal, sig_op, pe, nbi);
+}
+
+void pgas_rma_iput(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                   ptrdiff_t sst, size_t nelems, size_t elem_size, int pe)
+{
+    iput_bytes(call, dest, source, dst, sst, nelems, elem_size, pe);
+}
+
+void pgas_rma_iget(const char *call, void *dest, const void *source, ptrdiff_t dst,
+                   ptrdiff_t sst, size_t nelems, size_t elem_size, int pe)
+{
+    iget_bytes(call, dest, source, dst, sst, nelems, elem_size, pe);
+}

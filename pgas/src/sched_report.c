@@ -449,6 +449,7 @@ _Noreturn void pgas_sched_deadlock(pgas_sched *s, const char *what)
                "Blocked:\n", pgas_sched_strategy_name(s->strategy),
             (unsigned long long)s->seed, (unsigned long long)LD(s->decisions), what);
     int n = pgas_report_waits(world, f, "  ");
+    pgas_agree_report(world, f, "  ");
     for (int i = 0; i < hwm; i++) {
         const pgas_sched_entity *e = &s->ents[i];
         const pgas_thread *t = LD(e->thread);

@@ -24,6 +24,23 @@ pgas_thread *pgas_thread_self(void) { return self; }
 
 void pgas_set_current(pgas_thread *t) { self = t; }
 
+/* Why this thread, created by a PE, belongs to no PE (app_thread.c), or NULL; and the
+ * thread that created it. */
+static _Thread_local const char *no_pe_reason;
+static _Thread_local const pgas_thread *no_pe_creator;
+
+void pgas_set_no_pe_reason(const char *why, const pgas_thread *creator)
+{
+    no_pe_reason = why;
+    no_pe_creator = creator;
+}
+
+const char *pgas_no_pe_reason(const pgas_thread **creator)
+{
+    *creator = no_pe_creator;
+    return no_pe_reason;
+}
+
 int shmemu_my_pe(void) { return self != NULL ? self->pe : -1; }
 
 void pgas_thread_note_call(const char *call)

@@ -1,6 +1,7 @@
 /*
  * shmem_coll.c: OpenSHMEM team collectives (broadcast, fcollect, alltoall, reductions), as
- * thin entry points into the nvshmem_ routines of the same names.
+ * thin entry points into the nvshmem_ routines of the same names; collect and alltoalls
+ * (OpenSHMEM only) call the core directly.
  *
  * The team handle is translated to the core's team id (shmem_internal.h); SHMEM_TEAM_INVALID
  * becomes NVSHMEM_TEAM_INVALID, which the core reports, and a null handle (the likely result
@@ -28,6 +29,50 @@ int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t 
     return nvshmem_alltoallmem(id, dest, source, nelems);
 }
 
+/* collect and alltoalls are OpenSHMEM's alone (NVSHMEM has neither): they call the core
+ * with their own names. */
+
+int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+    const char *call = "shmem_collectmem";
+    nvshmem_team_t id = pgas_shmem_team_id(team, call);
+    pgas_thread *t = pgas_require(call);
+    PGAS_NOTE_CALLER(t);
+    return pgas_coll_collect(call, id, dest, source, nelems, 1);
+}
+
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems)
+{
+    const char *call = "shmem_alltoallsmem";
+    nvshmem_team_t id = pgas_shmem_team_id(team, call);
+    pgas_thread *t = pgas_require(call);
+    PGAS_NOTE_CALLER(t);
+    return pgas_coll_alltoalls(call, id, dest, source, dst, sst, nelems, 1);
+}
+
+#define SHMEMU_SHMEM_DEFINE_COLLECT(TYPE, NAME)                                               \
+    int shmem_##NAME##_collect(shmem_team_t team, TYPE *dest, const TYPE *source,             \
+                               size_t nelems)                                                 \
+    {                                                                                         \
+        const char *call = "shmem_" #NAME "_collect";                                         \
+        nvshmem_team_t id = pgas_shmem_team_id(team, call);                                   \
+        pgas_thread *t = pgas_require(call);                                                  \
+        PGAS_NOTE_CALLER(t);                                                                  \
+        return pgas_coll_collect(call, id, dest, source, nelems, sizeof(TYPE));               \
+    }                                                                                         \
+    int shmem_##NAME##_alltoalls(shmem_team_t team, TYPE *dest, const TYPE *source,           \
+                                 ptrdiff_t dst, ptrdiff_t sst, size_t nelems)                 \
+    {                                                                                         \
+        const char *call = "shmem_" #NAME "_alltoalls";                                       \
+        nvshmem_team_t id = pgas_shmem_team_id(team, call);                                   \
+        pgas_thread *t = pgas_require(call);                                                  \
+        PGAS_NOTE_CALLER(t);                                                                  \
+        return pgas_coll_alltoalls(call, id, dest, source, dst, sst, nelems, sizeof(TYPE));   \
+    }
+SHMEMU_SHMEM_RMA_TYPES(SHMEMU_SHMEM_DEFINE_COLLECT)
+#undef SHMEMU_SHMEM_DEFINE_COLLECT
+
 #define SHMEMU_SHMEM_DEFINE_COLL(TYPE, NAME)                                                  \
     int shmem_##NAME##_broadcast(shmem_team_t team, TYPE *dest, const TYPE *source,           \
                                  size_t nelems, int PE_root)                                  \
@@ -47,7 +92,7 @@ int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t 
         nvshmem_team_t id = pgas_shmem_team_id(team, "shmem_" #NAME "_alltoall");             \
         return nvshmem_##NAME##_alltoall(id, dest, source, nelems);                           \
     }
-SHMEMU_RMA_TYPES(SHMEMU_SHMEM_DEFINE_COLL)
+SHMEMU_SHMEM_RMA_TYPES(SHMEMU_SHMEM_DEFINE_COLL)
 #undef SHMEMU_SHMEM_DEFINE_COLL
 
 #define SHMEMU_SHMEM_DEFINE_REDUCE(TYPE, NAME, OP)                                            \
@@ -65,11 +110,15 @@ SHMEMU_RMA_TYPES(SHMEMU_SHMEM_DEFINE_COLL)
 SHMEMU_REDUCE_BITWISE_TYPES(SHMEMU_SHMEM_DEFINE_REDUCE_BITWISE)
 #undef SHMEMU_SHMEM_DEFINE_REDUCE_BITWISE
 
-#define SHMEMU_SHMEM_DEFINE_REDUCE_ARITH(TYPE, NAME)                                          \
+#define SHMEMU_SHMEM_DEFINE_REDUCE_MINMAX(TYPE, NAME)                                         \
     SHMEMU_SHMEM_DEFINE_REDUCE(TYPE, NAME, min)                                               \
-    SHMEMU_SHMEM_DEFINE_REDUCE(TYPE, NAME, max)                                               \
+    SHMEMU_SHMEM_DEFINE_REDUCE(TYPE, NAME, max)
+SHMEMU_SHMEM_REDUCE_MINMAX_TYPES(SHMEMU_SHMEM_DEFINE_REDUCE_MINMAX)
+#undef SHMEMU_SHMEM_DEFINE_REDUCE_MINMAX
+
+#define SHMEMU_SHMEM_DEFINE_REDUCE_SUMPROD(TYPE, NAME)                                        \
     SHMEMU_SHMEM_DEFINE_REDUCE(TYPE, NAME, sum)                                               \
     SHMEMU_SHMEM_DEFINE_REDUCE(TYPE, NAME, prod)
-SHMEMU_REDUCE_ARITH_TYPES(SHMEMU_SHMEM_DEFINE_REDUCE_ARITH)
-#undef SHMEMU_SHMEM_DEFINE_REDUCE_ARITH
+SHMEMU_SHMEM_REDUCE_SUMPROD_TYPES(SHMEMU_SHMEM_DEFINE_REDUCE_SUMPROD)
+#undef SHMEMU_SHMEM_DEFINE_REDUCE_SUMPROD
 #undef SHMEMU_SHMEM_DEFINE_REDUCE

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "core_types.h"
 #include "internal.h"
 #include "nvshmem.h"
 #include "shmem.h"

@@ -56,7 +56,7 @@
         int op = pgas_shmem_sig_op(sig_op, "shmem_" #NAME "_put_signal_nbi");                 \
         nvshmem_##NAME##_put_signal_nbi(dest, source, nelems, sig_addr, signal, op, pe);      \
     }
-SHMEMU_RMA_TYPES(SHMEMU_SHMEM_DEFINE_RMA)
+SHMEMU_SHMEM_RMA_TYPES(SHMEMU_SHMEM_DEFINE_RMA)
 #undef SHMEMU_SHMEM_DEFINE_RMA
 
 /* ---- sized RMA and put-with-signal --------------------------------------------------- */

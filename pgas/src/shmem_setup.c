@@ -103,6 +103,28 @@ int shmem_addr_accessible(const void *addr, int pe)
 
 void *shmem_ptr(const void *dest, int pe) { return nvshmem_ptr(dest, pe); }
 
+/* pe is a PE number of team: translated to the world's, then shmem_ptr. SHMEM_TEAM_INVALID
+ * gives NULL (a PE outside a split gets it, and may pass it on); a pe outside the team, or
+ * a dest that is not symmetric, is misuse. */
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
+{
+    const char *call = "shmem_team_ptr";
+    nvshmem_team_t id = pgas_shmem_team_id(team, call);
+    pgas_thread *t = pgas_require(call);
+    if (id == NVSHMEM_TEAM_INVALID)
+        return NULL;
+    pgas_team *members = pgas_team_get(t, call, id);
+    if (pe < 0 || pe >= members->size)
+        pgas_fail(call, "PE %d is out of range; the team has PEs 0 to %d (pe is a PE number "
+                        "of the team, not of SHMEM_TEAM_WORLD)", pe, members->size - 1);
+    pgas_heap_check_local(t, call, "dest", dest, 1);
+    return nvshmem_ptr(dest, pgas_team_world_pe(members, pe));
+}
+
+/* Profiling control: no profiling library is attached, so every level is accepted and
+ * nothing changes, as OpenSHMEM asks of a library without one (before shmem_init too). */
+void shmem_pcontrol(const int level, ...) { (void)level; }
+
 void shmem_info_get_version(int *major, int *minor)
 {
     if (major != NULL)
@@ -145,6 +167,17 @@ void shmem_free(void *ptr)
         nvshmem_free(ptr);
 }
 
+/* OpenSHMEM 1.5: collective like shmem_malloc; a NULL ptr allocates (a size of zero then does
+ * nothing), a size of zero frees, and otherwise the object keeps its contents up to the
+ * smaller size, in place or moved (the alignment of a shmem_align object is not kept when it
+ * moves); no room leaves ptr unchanged and returns NULL. */
+void *shmem_realloc(void *ptr, size_t size)
+{
+    if (ptr == NULL && size == 0)
+        return NULL;
+    return pgas_heap_realloc("shmem_realloc", ptr, size);
+}
+
 /* ---- teams --------------------------------------------------------------------------- */
 
 int shmem_team_my_pe(shmem_team_t team)
@@ -169,13 +202,23 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
     return nvshmem_team_translate_pe(src, src_pe, dest);
 }
 
+/* A split's configuration in the core's type (the two structs have the same field). */
+static nvshmem_team_config_t core_team_config(const shmem_team_config_t *config)
+{
+    return (nvshmem_team_config_t){.num_contexts = config != NULL ? config->num_contexts : 0};
+}
+
+/* SHMEM_TEAM_NUM_CONTEXTS is bit 0 of the core's mask too (team.c). */
+static long core_team_config_mask(long config_mask)
+{
+    return (config_mask & SHMEM_TEAM_NUM_CONTEXTS) != 0 ? 1L : 0L;
+}
+
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                              const shmem_team_config_t *config, long config_mask,
                              shmem_team_t *new_team)
 {
     const char *call = "shmem_team_split_strided";
-    (void)config; /* contexts are not supported: num_contexts has nothing to size */
-    (void)config_mask;
     if (new_team == NULL)
         pgas_fail(call, "new_team is NULL; pass the address of a shmem_team_t");
     nvshmem_team_t parent = pgas_shmem_team_id(parent_team, call);
@@ -183,7 +226,10 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
     if (parent == NVSHMEM_TEAM_INVALID)
         return 1; /* OpenSHMEM: no team is created from SHMEM_TEAM_INVALID */
     nvshmem_team_t created = NVSHMEM_TEAM_INVALID;
-    int rc = nvshmem_team_split_strided(parent, start, stride, size, NULL, 0, &created);
+    nvshmem_team_config_t core_config = core_team_config(config);
+    int rc = nvshmem_team_split_strided(parent, start, stride, size,
+                                        config != NULL ? &core_config : NULL,
+                                        core_team_config_mask(config_mask), &created);
     *new_team = rc == 0 ? pgas_shmem_team_handle(created) : SHMEM_TEAM_INVALID;
     return rc;
 }
@@ -194,10 +240,6 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
                         long yaxis_mask, shmem_team_t *yaxis_team)
 {
     const char *call = "shmem_team_split_2d";
-    (void)xaxis_config; /* contexts are not supported */
-    (void)xaxis_mask;
-    (void)yaxis_config;
-    (void)yaxis_mask;
     if (xaxis_team == NULL || yaxis_team == NULL)
         pgas_fail(call, "xaxis_team and yaxis_team must not be NULL; pass the addresses of two "
                         "shmem_team_t");
@@ -206,7 +248,12 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
     if (parent == NVSHMEM_TEAM_INVALID)
         return 1;
     nvshmem_team_t x = NVSHMEM_TEAM_INVALID, y = NVSHMEM_TEAM_INVALID;
-    int rc = nvshmem_team_split_2d(parent, xrange, NULL, 0, &x, NULL, 0, &y);
+    nvshmem_team_config_t x_config = core_team_config(xaxis_config);
+    nvshmem_team_config_t y_config = core_team_config(yaxis_config);
+    int rc = nvshmem_team_split_2d(parent, xrange, xaxis_config != NULL ? &x_config : NULL,
+                                   core_team_config_mask(xaxis_mask), &x,
+                                   yaxis_config != NULL ? &y_config : NULL,
+                                   core_team_config_mask(yaxis_mask), &y);
     if (rc == 0) {
         *xaxis_team = pgas_shmem_team_handle(x);
         *yaxis_team = pgas_shmem_team_handle(y);
@@ -217,12 +264,14 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
 {
     const char *call = "shmem_team_get_config";
-    if (pgas_shmem_team_id(team, call) == NVSHMEM_TEAM_INVALID)
+    nvshmem_team_t id = pgas_shmem_team_id(team, call);
+    if (id == NVSHMEM_TEAM_INVALID)
         return 1;
     if (config == NULL)
         pgas_fail(call, "config is NULL; pass the address of a shmem_team_config_t");
+    const pgas_team *core = pgas_team_get(pgas_require(call), call, id);
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
-        config->num_contexts = 0;
+        config->num_contexts = core->num_contexts;
     return 0;
 }
 

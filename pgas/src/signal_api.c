@@ -13,7 +13,11 @@
 
 void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    const char *call = "nvshmemx_signal_op";
+    pgas_signal_op("nvshmemx_signal_op", sig_addr, signal, sig_op, pe);
+}
+
+void pgas_signal_op(const char *call, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+{
     pgas_thread *t = pgas_require(call);
     if (!pgas_signal_op_valid(sig_op))
         pgas_fail(call, "unknown signal operation %d; use NVSHMEM_SIGNAL_SET (%d) or "

@@ -16,6 +16,13 @@
 #include "internal.h"
 #include "nvshmem.h"
 
+/* r with d == r * stride and 0 <= r < size, or -1 (stride != 0, of either sign). */
+static int strided_rank(int d, int stride, int size)
+{
+    int r = d / stride;
+    return r * stride == d && r >= 0 && r < size ? r : -1;
+}
+
 void pgas_teams_init(pgas_world *world)
 {
     for (int i = 0; i < PGAS_TEAM_PREDEFINED; i++) {
@@ -36,6 +43,11 @@ void pgas_teams_init(pgas_world *world)
 
 pgas_team *pgas_team_get(const pgas_thread *t, const char *call, int team_id)
 {
+    if (team_id <= PGAS_ACTIVE_SET_ID(0)) { /* OpenSHMEM's active sets (active_set.c) */
+        pgas_team *set = pgas_active_set_get(t, team_id);
+        if (set != NULL)
+            return set;
+    }
     if (team_id < 0 || team_id >= PGAS_MAX_TEAMS ||
         !atomic_load_explicit(&t->world->teams[team_id].in_use, memory_order_acquire))
         pgas_fail(call, "team %d is not a valid team (NVSHMEM_TEAM_INVALID, destroyed, or never "
@@ -46,12 +58,11 @@ pgas_team *pgas_team_get(const pgas_thread *t, const char *call, int team_id)
     return &t->world->teams[team_id];
 }
 
+/* The rank r with world_pe == start + r * stride, 0 <= r < size, or -1. The stride may be
+ * negative (a split with a negative stride lists its PEs downwards); it is never 0. */
 int pgas_team_my_rank(const pgas_team *team, int world_pe)
 {
-    int d = world_pe - team->start;
-    if (d < 0 || d % team->stride != 0 || d / team->stride >= team->size)
-        return -1;
-    return d / team->stride;
+    return strided_rank(world_pe - team->start, team->stride, team->size);
 }
 
 /* Returns the team, or NULL when team_id is NVSHMEM_TEAM_INVALID (queries answer -1). */
@@ -90,25 +101,43 @@ int nvshmem_team_translate_pe(nvshmem_team_t src_team, int src_pe, nvshmem_team_
 }
 
 /* The collective core of a strided split of parent_team (a valid team of which t's PE is a
- * member): *new_team is the new team for its members, NVSHMEM_TEAM_INVALID for the others. */
+ * member): *new_team is the new team for its members, NVSHMEM_TEAM_INVALID for the others.
+ * num_contexts is the new team's configuration (shmem_team_get_config returns it). */
 static int split(pgas_thread *t, const char *call, nvshmem_team_t parent_team, int start,
-                 int stride, int size, nvshmem_team_t *new_team)
+                 int stride, int size, int num_contexts, nvshmem_team_t *new_team)
 {
     *new_team = NVSHMEM_TEAM_INVALID;
     pgas_team *parent = pgas_team_get(t, call, parent_team);
     int my_rank = pgas_team_my_rank(parent, t->pe);
     if (my_rank < 0)
         pgas_fail(call, "this PE is not a member of parent team %d", parent_team);
-    /* Every member computes the same verdict, so all return the same error together. */
-    bool bad = size < 1 || stride < 1 || start < 0 || start >= parent->size ||
-               (long long)start + (long long)(size - 1) * stride >= parent->size;
+    /* Every member must pass the same triplet (OpenSHMEM): compared after a parent barrier,
+     * with a message naming two PEs and what differs (agree.c). */
+    pgas_coll_call args = {.call = call, .op = "nvshmem_team_split_strided",
+                           .team_id = parent_team, .n_args = 3,
+                           .names = {"start", "stride", "size"},
+                           .values = {start, stride, size}};
+    pgas_agree_publish(t, parent, &args);
+    pgas_barrier_wait(t, &parent->barrier, parent->size, call);
+    pgas_agree_check(t, parent);
+    /* OpenSHMEM 1.5: a valid triplet has start + stride * i in [0, N) for every i < size,
+     * so the stride may be negative (the new team lists its PEs downwards), and 0 only for
+     * a team of one PE. Every member computes the same verdict, so all return the same
+     * error together. */
+    long long last = (long long)start + (long long)(size - 1) * stride;
+    bool bad = size < 1 || (stride == 0 && size > 1) || start < 0 || start >= parent->size ||
+               last < 0 || last >= parent->size;
     if (bad) {
+        pgas_barrier_wait(t, &parent->barrier, parent->size, call);
+        pgas_agree_end(t);
         pgas_complain(call, "start %d, stride %d, size %d do not fit parent team %d of %d PEs; "
-                            "need start >= 0, stride >= 1, size >= 1 and start + (size-1) * "
-                            "stride < %d", start, stride, size, parent_team, parent->size,
-                      parent->size);
+                            "need size >= 1 and start + stride * i in 0..%d for every i < size "
+                            "(stride may be negative, and 0 only when size is 1)",
+                      start, stride, size, parent_team, parent->size, parent->size - 1);
         return 1;
     }
+    if (size == 1)
+        stride = 1; /* one PE: the stride means nothing, and the core's is never 0 */
     pgas_team *root_team = parent;
     if (my_rank == 0) {
         int chosen = -1;
@@ -126,6 +155,7 @@ static int split(pgas_thread *t, const char *call, nvshmem_team_t parent_team, i
             team->start = pgas_team_world_pe(parent, start);
             team->stride = parent->stride * stride;
             team->size = size;
+            team->num_contexts = num_contexts;
             atomic_exchange(&team->barrier.arrived, 0);
         }
         atomic_exchange(&root_team->split_result, chosen);
@@ -133,6 +163,7 @@ static int split(pgas_thread *t, const char *call, nvshmem_team_t parent_team, i
     pgas_barrier_wait(t, &parent->barrier, parent->size, call);
     int chosen = atomic_load(&root_team->split_result);
     pgas_barrier_wait(t, &parent->barrier, parent->size, call);
+    pgas_agree_end(t);
     if (chosen < 0) {
         pgas_complain(call, "all %d team slots are in use; destroy teams you no longer need",
                       PGAS_MAX_TEAMS);
@@ -140,9 +171,26 @@ static int split(pgas_thread *t, const char *call, nvshmem_team_t parent_team, i
     }
     /* Membership comes from the arguments, not from the slot: once the second barrier is
      * passed, a fast member may already destroy the team and reuse its slot. */
-    int d = my_rank - start;
-    if (d >= 0 && d % stride == 0 && d / stride < size)
+    if (strided_rank(my_rank - start, stride, size) >= 0)
         *new_team = chosen;
+    return 0;
+}
+
+/* The num_contexts a split's configuration asks for (bit 0 of the mask: NVSHMEM's and
+ * OpenSHMEM's SHMEM_TEAM_NUM_CONTEXTS), else 0; non-zero with a message when it is negative
+ * (every member gets the same arguments, so every member returns the error). */
+static int config_num_contexts(const char *call, const nvshmem_team_config_t *config,
+                               long config_mask, int *num_contexts)
+{
+    *num_contexts = 0;
+    if (config == NULL || (config_mask & 1L) == 0)
+        return 0;
+    if (config->num_contexts < 0) {
+        pgas_complain(call, "config->num_contexts is %d; pass the number of contexts the team "
+                            "will create (>= 0)", config->num_contexts);
+        return 1;
+    }
+    *num_contexts = config->num_contexts;
     return 0;
 }
 
@@ -152,14 +200,15 @@ int nvshmem_team_split_strided(nvshmem_team_t parent_team, int start, int stride
 {
     const char *call = "nvshmem_team_split_strided";
     pgas_thread *t = pgas_require(call);
-    (void)config;
-    (void)config_mask;
     if (new_team == NULL)
         pgas_fail(call, "new_team is NULL; pass the address of an nvshmem_team_t");
     *new_team = NVSHMEM_TEAM_INVALID;
     if (parent_team == NVSHMEM_TEAM_INVALID)
         return 0; /* a PE outside the parent takes no part, as in NVSHMEM */
-    return split(t, call, parent_team, start, stride, size, new_team);
+    int num_contexts;
+    if (config_num_contexts(call, config, config_mask, &num_contexts) != 0)
+        return 1;
+    return split(t, call, parent_team, start, stride, size, num_contexts, new_team);
 }
 
 int nvshmem_team_split_2d(nvshmem_team_t parent_team, int xrange,
@@ -169,10 +218,6 @@ int nvshmem_team_split_2d(nvshmem_team_t parent_team, int xrange,
 {
     const char *call = "nvshmem_team_split_2d";
     pgas_thread *t = pgas_require(call);
-    (void)xaxis_config;
-    (void)xaxis_mask;
-    (void)yaxis_config;
-    (void)yaxis_mask;
     if (xaxis_team == NULL || yaxis_team == NULL)
         pgas_fail(call, "xaxis_team and yaxis_team must not be NULL; pass the addresses of two "
                         "nvshmem_team_t");
@@ -188,20 +233,25 @@ int nvshmem_team_split_2d(nvshmem_team_t parent_team, int xrange,
                       xrange);
         return 1;
     }
+    int x_contexts, y_contexts;
+    if (config_num_contexts(call, xaxis_config, xaxis_mask, &x_contexts) != 0 ||
+        config_num_contexts(call, yaxis_config, yaxis_mask, &y_contexts) != 0)
+        return 1;
     int cols = xrange < n ? xrange : n;
     int rows = (n + cols - 1) / cols;
     /* Every member makes every split, in the same order, keeping the one it belongs to. */
     for (int r = 0; r < rows; r++) {
         int size = n - r * cols < cols ? n - r * cols : cols;
         nvshmem_team_t got;
-        if (split(t, call, parent_team, r * cols, 1, size, &got) != 0)
+        if (split(t, call, parent_team, r * cols, 1, size, x_contexts, &got) != 0)
             goto fail;
         if (got != NVSHMEM_TEAM_INVALID)
             *xaxis_team = got;
     }
     for (int c = 0; c < cols; c++) {
         nvshmem_team_t got;
-        if (split(t, call, parent_team, c, cols, (n - c + cols - 1) / cols, &got) != 0)
+        if (split(t, call, parent_team, c, cols, (n - c + cols - 1) / cols, y_contexts, &got) !=
+            0)
             goto fail;
         if (got != NVSHMEM_TEAM_INVALID)
             *yaxis_team = got;

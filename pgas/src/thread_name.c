@@ -63,8 +63,27 @@ static void *numbered_start(void *arg)
     return box.fn(box.arg);
 }
 
+/* Set while this thread is inside pgas_thread_create: in a program linked with
+ * --shmemu-globals=shared the runtime's pthread_create is the program's too, wrapped
+ * (app_thread.c), and the wrapper lets the runtime's own threads through. */
+static _Thread_local bool creating;
+
+bool pgas_thread_creating_runtime(void) { return creating; }
+
+static int create_numbered(pthread_t *thread, const pthread_attr_t *attr,
+                           void *(*fn)(void *), void *arg);
+
 int pgas_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *),
                        void *arg)
+{
+    creating = true;
+    int rc = create_numbered(thread, attr, fn, arg);
+    creating = false;
+    return rc;
+}
+
+static int create_numbered(pthread_t *thread, const pthread_attr_t *attr,
+                           void *(*fn)(void *), void *arg)
 {
     if (!map_on)
         return pthread_create(thread, attr, fn, arg);

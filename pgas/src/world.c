@@ -68,6 +68,10 @@ static void world_destroy(pgas_world *world)
     while (t != NULL) {
         pgas_thread *next = t->next;
         pgas_pending_free(t);
+        for (struct pgas_app_start *s = t->app_started, *n; s != NULL; s = n) {
+            n = s->next;
+            free(s);
+        }
         free(t);
         t = next;
     }
@@ -90,8 +94,8 @@ static pgas_thread *take_over(pgas_thread *t)
                         "thread detached\n");
         abort();
     }
-    t->fence_epoch = 0;
-    t->n_armed = 0;
+    pgas_queues_reset(t);
+    t->app = false;
     t->ent = NULL;
     t->api_call = NULL;
     t->site = (pgas_call_site){0};
@@ -127,7 +131,9 @@ static pgas_thread *thread_attach_record(pgas_thread *t, pgas_world *world, int 
 {
     t->world = world;
     t->pe = pe;
+    t->q = &t->queue; /* the default context's queue (delivery.c) */
     t->heap_base = pgas_be_ptr(world, pe, 0);
+    t->heap_map = pgas_heap_objects_map(world, pe);
     t->index = atomic_fetch_add_explicit(&world->n_threads, 1, memory_order_relaxed);
     snprintf(t->label, sizeof t->label, "%s", label != NULL ? label : "host");
     pgas_thread_name_self(pe, t->label); /* for the race checkers' reports: thread_name.c */
@@ -177,6 +183,18 @@ int pgas_thread_attach_reusing(const pgas_thread *parent, int pe, const char *la
 int pgas_thread_attach(const pgas_thread *parent, int pe, const char *label)
 {
     return pgas_thread_attach_reusing(parent, pe, label, NULL);
+}
+
+int pgas_thread_attach_app(const pgas_thread *parent, int pe, const char *label,
+                           pgas_thread **slot)
+{
+    if (parent == NULL || pe < 0 || pe >= parent->world->n_pes)
+        return -1;
+    pgas_thread *t = thread_attach(parent->world, pe, label, slot);
+    t->app = true;
+    if (t->world->sched != NULL)
+        pgas_sched_attach(t, false);
+    return 0;
 }
 
 void pgas_thread_detach(void) { thread_detach(NULL); }
@@ -269,7 +287,10 @@ static int launch(int n_pes, pe_start *proto)
     free(threads);
     free(starts);
     pgas_sched_destroy(world);
-    world_destroy(world);
+    /* Threads the program created may outlive their PEs (app_thread.c): while any has not
+     * finished, the job stays allocated, so that its calls fail with a message. */
+    if (atomic_load_explicit(&world->app_threads, memory_order_relaxed) == 0)
+        world_destroy(world);
     return result;
 }
 
@@ -347,6 +368,11 @@ static void init_this_pe(const char *call)
                         "1.5 allow one initialization per program: initialize once at the "
                         "start and finalize once at the end");
     atomic_store(&pe->init_status, NVSHMEM_STATUS_IS_INITIALIZED);
+    /* SHMEM_VERSION, SHMEM_INFO, NVSHMEM_INFO: once per job (PE 0 initializes once), before
+     * the barrier, so that the lines come before anything a PE prints after initializing. */
+    const pgas_config *config = &self->world->config;
+    if (self->pe == 0 && (config->print_info || config->print_version))
+        pgas_config_print(config, config->print_info);
     /* nvshmem_init is collective: no PE leaves before every PE has its heap ready. */
     pgas_team *world_team = &self->world->teams[0];
     pgas_barrier_wait(self, &world_team->barrier, world_team->size, call);
@@ -354,8 +380,9 @@ static void init_this_pe(const char *call)
 
 void nvshmem_init(void) { init_this_pe("nvshmem_init"); }
 
-/* Every PE's threads may call the runtime at once (streams, blocks, the host thread), so
- * every level is provided, as NVSHMEM_THREAD_MULTIPLE. */
+/* Every PE's threads may call the runtime at once (the host thread, the threads the program
+ * creates on it: app_thread.c, the emulator's streams and blocks), so every level is
+ * provided, as NVSHMEM_THREAD_MULTIPLE. */
 int nvshmem_init_thread(int requested, int *provided)
 {
     const char *call = "nvshmem_init_thread";
