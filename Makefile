@@ -157,11 +157,23 @@ check-asan:
 check-tsan:
 	$(MAKE) BUILD=build-tsan SANITIZE=thread CC=clang test
 
+# The OpenSHMEM API suites run natively, under ASan and under TSan in the default suite; their
+# helgrind and DRD runs (about 3 CPU minutes each) are `make check-valgrind-openshmem`, which
+# keeps the README's test command inside its CI time (docs/checking.md, "Cost").
+VALGRIND_LATER := $(addprefix $(BUILD)/tests/,test_shmem_ctx test_shmem_coll15 test_shmem_fixes \
+                    test_shmem_deprecated test_shmem_types test_shmemx test_shmem_threads)
+VALGRIND_BIN   := $(filter-out $(VALGRIND_LATER),$(TEST_BIN))
+
 check-helgrind: libs $(TEST_BIN)
-	@scripts/run-suites.sh helgrind $(TEST_BIN)
+	@scripts/run-suites.sh helgrind $(VALGRIND_BIN)
 
 check-drd: libs $(TEST_BIN)
-	@scripts/run-suites.sh drd $(TEST_BIN)
+	@scripts/run-suites.sh drd $(VALGRIND_BIN)
+
+.PHONY: check-valgrind-openshmem
+check-valgrind-openshmem: libs $(VALGRIND_LATER)
+	@scripts/run-suites.sh helgrind $(VALGRIND_LATER)
+	@scripts/run-suites.sh drd $(VALGRIND_LATER)
 
 # Everything the README's test command runs.
 check: test check-asan check-tsan check-helgrind check-drd check-tools
@@ -282,6 +294,8 @@ help:
 	@echo "make bench-races     each race checker's slowdown and memory (bench/RESULTS.md)"
 	@echo "make bench-halo-variants  staged against direct26: messages, bytes, time (bench/RESULTS.md)"
 	@echo "make bench-cuda      1024-thread blocks: launch, barrier, shuffle, stacks, a 4-PE job; dialect vs .cu"
+	@echo "make bench-bounds    the symmetric-object bounds check on the put path, off against on (bench/RESULTS.md)"
+	@echo "make check-valgrind-openshmem  helgrind and DRD on the OpenSHMEM API suites (minutes; not in the test command)"
 	@echo "make fuzz-replay     every fuzz harness over its corpus (docs/fuzzing.md)"
 	@echo "make fuzz FUZZ_SECONDS=N  fuzz every parser N CPU seconds each (default 60)"
 	@echo "make install PREFIX=... DESTDIR=..."

@@ -5,6 +5,8 @@
 #   make bench-md              the LJ benchmark beside LAMMPS (bench/md_lammps.sh)
 #   make bench-halo-variants   staged (fused) against direct26 on the CPU emulator: messages,
 #                              bytes and time per step at 2-8 PEs (bench/halo_variants.sh)
+#   make bench-bounds          the symmetric-object bounds check on the put path, off against on
+#                              (bench/bounds_check.sh)
 #   make bench-cuda            the emulator's costs for 1024-thread blocks, the same kernels in
 #                              the dialect (emu_costs) and as .cu through bin/shmemu-nvcc
 #                              (cuda_costs), side by side (bench/cuda_costs.sh)
@@ -21,7 +23,12 @@ BENCH_BIN := $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu \
              $(BENCH_DIR)/put_bw_shmemu $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem \
              $(BENCH_DIR)/emu_costs
 
-.PHONY: bench bench-build bench-md bench-halo-variants bench-cuda
+.PHONY: bench bench-build bench-md bench-halo-variants bench-cuda bench-bounds
+
+# The bounds check off against on, side by side (a minute; its own section of
+# bench/RESULTS.md).
+bench-bounds: $(BENCH_DIR)/pingpong_shmemu $(BENCH_DIR)/put_bw_shmemu
+	BUILD=$(BUILD) bench/bounds_check.sh
 
 # The MD benchmark against LAMMPS (minutes; its own section of bench/RESULTS.md).
 bench-md: all

@@ -131,7 +131,8 @@ esac
 
 # The suites that take longest (minutes under DRD) start first; the order of the rest is
 # kept. Only the wall time depends on this list.
-long_first=" test_md_par test_md_io test_sched_md test_order test_shmem test_sched test_emu_launch "
+long_first=" test_md_par test_md_io test_sched_md test_order test_shmem test_shmem_ctx "
+long_first+="test_shmem_coll15 test_shmem_fixes test_sched test_emu_launch "
 ordered=()
 for bin in "$@"; do
     case "$long_first" in *" $(basename "$bin") "*) ordered+=("$bin") ;; esac

@@ -17,9 +17,10 @@
  * PEs: a context of a team (shmem_team_create_ctx) takes team PE numbers; the team's
  * geometry is recorded at creation and each call translates pe to the world PE.
  *
- * Names: the calls pass the core "nvshmem_ctx_X" as their name, which the error voice of an
- * OpenSHMEM PE (error.c) prints as shmem_ctx_X, with the core's routine names in the message
- * rewritten too (nvshmem_malloc -> shmem_malloc).
+ * Names: the calls pass their own name, shmem_ctx_X (contexts are OpenSHMEM's only), so a
+ * message names the call the program made even on a thread that is no PE; on an OpenSHMEM
+ * PE the core's routine names in the text are rewritten too (error.c: nvshmem_malloc ->
+ * shmem_malloc).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,12 +141,12 @@ static int create(const char *call, int team_id, long options, shmem_ctx_t *ctx)
 
 int shmem_ctx_create(long options, shmem_ctx_t *ctx)
 {
-    return create("nvshmem_ctx_create", NVSHMEM_TEAM_WORLD, options, ctx);
+    return create("shmem_ctx_create", NVSHMEM_TEAM_WORLD, options, ctx);
 }
 
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
-    const char *call = "nvshmem_team_create_ctx";
+    const char *call = "shmem_team_create_ctx";
     nvshmem_team_t id = pgas_shmem_team_id(team, "shmem_team_create_ctx");
     if (id == NVSHMEM_TEAM_INVALID) {
         pgas_require(call);
@@ -159,7 +160,7 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 
 void shmem_ctx_destroy(shmem_ctx_t ctx)
 {
-    const char *call = "nvshmem_ctx_destroy";
+    const char *call = "shmem_ctx_destroy";
     pgas_thread *t = pgas_require(call);
     if (ctx == SHMEM_CTX_INVALID)
         return;
@@ -180,7 +181,7 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
 
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
 {
-    const char *call = "nvshmem_ctx_get_team";
+    const char *call = "shmem_ctx_get_team";
     pgas_thread *t = pgas_require(call);
     if (team == NULL)
         pgas_fail(call, "team is NULL; pass the address of a shmem_team_t");
@@ -199,7 +200,7 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
  * nothing queued); the default context's are shmem_fence and shmem_quiet. */
 void shmem_ctx_fence(shmem_ctx_t ctx)
 {
-    ctx_op op = ctx_begin(ctx, "nvshmem_ctx_fence", 0);
+    ctx_op op = ctx_begin(ctx, "shmem_ctx_fence", 0);
     if (op.saved != NULL || ctx == SHMEM_CTX_DEFAULT)
         pgas_fence(op.t);
     ctx_end(op);
@@ -207,7 +208,7 @@ void shmem_ctx_fence(shmem_ctx_t ctx)
 
 void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
-    ctx_op op = ctx_begin(ctx, "nvshmem_ctx_quiet", 0);
+    ctx_op op = ctx_begin(ctx, "shmem_ctx_quiet", 0);
     if (op.saved != NULL || ctx == SHMEM_CTX_DEFAULT)
         pgas_quiet(op.t);
     ctx_end(op);
@@ -257,7 +258,7 @@ static void ctx_put_signal(const char *call, shmem_ctx_t ctx, void *dest, const 
     ctx_end(op);
 }
 
-#define CALL(NAME) "nvshmem_ctx_" NAME
+#define CALL(NAME) "shmem_ctx_" NAME
 
 #define DEFINE_CTX_RMA(TYPE, NAME)                                                            \
     void shmem_ctx_##NAME##_put(shmem_ctx_t ctx, TYPE *dest, const TYPE *source,              \
