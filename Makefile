@@ -158,7 +158,7 @@ check-tsan:
 	$(MAKE) BUILD=build-tsan SANITIZE=thread CC=clang test
 
 # The OpenSHMEM API suites run natively, under ASan and under TSan in the default suite; their
-# helgrind and DRD runs (about 3 CPU minutes each) are `make check-valgrind-openshmem`, which
+# helgrind and DRD runs (70 s on 2 cores) are `make check-valgrind-openshmem`, which
 # keeps the README's test command inside its CI time (docs/checking.md, "Cost").
 VALGRIND_LATER := $(addprefix $(BUILD)/tests/,test_shmem_ctx test_shmem_coll15 test_shmem_fixes \
                     test_shmem_deprecated test_shmem_types test_shmemx test_shmem_threads)
