@@ -66,13 +66,15 @@ static const char *const sched_reason =
 
 typedef struct pgas_app_start app_start;
 
-/* A program thread of PE pe starts (+1) or ends (-1). Before the first one starts, the
- * creating thread completes its own queued default-context operations: from now on the PE's
- * default-context puts are delivered at once in checking mode (internal.h, program_threads),
- * and a quiet by the new thread could not complete what the creator had queued. */
+/* A program thread of PE pe starts (+1) or ends (-1). In checking mode, before a thread
+ * starts, the creating thread completes its queued default-context operations: while the
+ * PE's threads run, its default-context puts are delivered at once (internal.h,
+ * program_threads), and a quiet by the new thread could not complete what the creator had
+ * queued. (Only the count's first step from 0 can find anything queued; later creations
+ * find the queue empty.) Outside checking mode nothing is ever queued. */
 static void program_threads_add(pgas_world *world, int pe, int delta)
 {
-    if (delta > 0) {
+    if (delta > 0 && world->config.check_nbi) {
         pgas_thread *self = pgas_current();
         if (self != NULL && self->q == &self->queue)
             pgas_quiet(self);
