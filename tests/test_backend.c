@@ -195,7 +195,8 @@ typedef struct wake_shared {
     _Atomic uint64_t woke_ns[4];
     _Atomic uint64_t stored_ns[4];
 } wake_shared;
-static wake_shared wake_times;
+/* Written by PE 1 and read by PE 0: shared memory, for the process backend's PEs. */
+static wake_shared *wake_times;
 
 static uint64_t now_ns(void)
 {
@@ -223,7 +224,7 @@ static int wake_body(void *arg)
     for (int round = 0; round < 3; round++) {
         if (me == 1) {
             nvshmem_uint64_wait_until(flag, NVSHMEM_CMP_GE, (uint64_t)round + 1);
-            atomic_exchange(&wake_times.woke_ns[round], now_ns());
+            atomic_exchange(&wake_times->woke_ns[round], now_ns());
         } else if (me == 0) {
             uint64_t start = now_ns();
             while (atomic_load(&w->pes[1].parked) == 0 && now_ns() - start < 5000000000u) {
@@ -236,7 +237,7 @@ static int wake_body(void *arg)
             size_t flag_off = 0;
             (void)b->owner(w, flag, &flag_off);
             uint64_t *target = (uint64_t *)(void *)b->ptr(w, 1, flag_off);
-            atomic_exchange(&wake_times.stored_ns[round], now_ns());
+            atomic_exchange(&wake_times->stored_ns[round], now_ns());
             /* an exchange, as the runtime stores a word others poll (valgrind sees an RMW as a
              * read, so it does not race with the waiter's polls) */
             (void)__atomic_exchange_n(target, (uint64_t)round + 1, __ATOMIC_RELEASE);
@@ -244,8 +245,8 @@ static int wake_body(void *arg)
         }
         nvshmem_barrier_all();
         if (me == 0 && !pe_check_under_valgrind()) {
-            uint64_t late = atomic_load(&wake_times.woke_ns[round]) -
-                            atomic_load(&wake_times.stored_ns[round]);
+            uint64_t late = atomic_load(&wake_times->woke_ns[round]) -
+                            atomic_load(&wake_times->stored_ns[round]);
             PE_CHECK_MSG(late < 50000000u, "round %d: the waiter woke %.1f ms after the wake",
                          round, (double)late * 1e-6);
         }
@@ -258,6 +259,8 @@ static int wake_body(void *arg)
 static void test_wake(void **state)
 {
     (void)state;
+    if (wake_times == NULL)
+        wake_times = pe_check_shared_calloc(sizeof *wake_times);
     setenv("SHMEMU_SPIN", "0", 1); /* park at once */
     static const int counts[] = {2};
     run_all(wake_body, counts, 1);

@@ -6,12 +6,16 @@
  * through the seam's contract.
  */
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
+#include "shmemu/env.h"
 
 const pgas_backend *const pgas_backends[] = {
     &pgas_backend_threads,
+    &pgas_backend_process,
     NULL,
 };
 
@@ -31,5 +35,17 @@ void pgas_backend_use(const pgas_backend *b) { atomic_store(&next_job_backend, b
 const pgas_backend *pgas_backend_for_new_job(void)
 {
     const pgas_backend *b = atomic_load(&next_job_backend);
-    return b != NULL ? b : pgas_backends[0];
+    if (b != NULL)
+        return b;
+    const char *name = shmemu_env_get("SHMEMU_BACKEND");
+    if (name == NULL || name[0] == '\0')
+        return pgas_backends[0];
+    if ((b = pgas_backend_find(name)) != NULL)
+        return b;
+    fprintf(stderr, "shmemu: SHMEMU_BACKEND=%s: no such backend; use", name);
+    for (size_t i = 0; pgas_backends[i] != NULL; i++)
+        fprintf(stderr, "%s %s%s", i == 0 ? "" : ",", pgas_backends[i]->name,
+                i == 0 ? " (the default)" : "");
+    fprintf(stderr, "\n");
+    exit(2);
 }

@@ -13,8 +13,9 @@
  *   wake                    wake the threads parked on words a write changed
  *   barrier                 the job-wide (and team-wide) barrier primitive
  *
- * One backend exists: threads of one process (backend_threads.c), where every heap is a
- * slice of one mapping. A backend is one file defining a `const pgas_backend` and one entry
+ * Two backends exist: threads of one process (backend_threads.c), where every heap is a
+ * slice of one mapping, and processes forked from one (backend_process.c), the same layout
+ * in shared memory. A backend is one file defining a `const pgas_backend` and one entry
  * in pgas_backends[] (backend.c); the job's backend is chosen once, when the job starts, and
  * kept in world->backend (docs/pgas.md, "Backends").
  *
@@ -45,6 +46,7 @@
 #ifndef PGAS_BACKEND_H
 #define PGAS_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "internal.h"
@@ -57,6 +59,14 @@
 
 typedef struct pgas_backend {
     const char *name;
+    /* Every heap lies in one region, PE p's at region + p * heap_size, reachable at the same
+     * address by every PE (the threads backend's layout, backend_threads.h): backend.h then
+     * calls those translations and copies inline instead of through this table. */
+    bool threads_layout;
+    /* PEs 1..N-1 run in processes forked from PE 0's (backend_process.c): the job's
+     * records, heaps and wake-ups live in shared memory (job_memory.c), and world.c starts
+     * the PEs with pgas_process_run instead of as threads. */
+    bool processes;
     /* Creates the heaps of world->n_pes PEs, world->heap_size bytes each (a multiple of
      * PGAS_HEAP_ALIGN, zero-filled), and whatever state the backend keeps
      * (world->backend_state). Returns 0, or -1 with a message for the user in err. Called
@@ -97,14 +107,37 @@ typedef struct pgas_backend {
 /* Every backend, NULL-terminated; the first is the default. */
 extern const pgas_backend *const pgas_backends[];
 extern const pgas_backend pgas_backend_threads; /* backend_threads.c */
+extern const pgas_backend pgas_backend_process; /* backend_process.c */
 
 /* The backend named `name`, or NULL. */
 const pgas_backend *pgas_backend_find(const char *name);
 /* Makes the jobs started from now on run on b (NULL: the default again). For tests: a
  * recording backend wraps another and counts what the API layer asks of it. */
 void pgas_backend_use(const pgas_backend *b);
-/* The backend a job starting now runs on (world.c). */
+/* The backend a job starting now runs on (world.c): the one pgas_backend_use chose, else
+ * SHMEMU_BACKEND's (threads or process), else the default. An unknown SHMEMU_BACKEND exits
+ * with a message naming the backends. */
 const pgas_backend *pgas_backend_for_new_job(void);
+
+/* ---- starting the PEs of a process job (backend_process.c) --------------------------- */
+
+/* Runs pe_main(starts + p * stride) for every PE p of w: PEs 1..N-1 each in a process
+ * forked from this one (which must be single-threaded), PE 0 on a new thread of this
+ * process, so that what PE 0 writes reaches the caller as on the threads backend. Returns
+ * when every PE has ended. A PE process that dies (a signal, an exit with a non-zero status,
+ * or exit(0) between its initialization and its finalize) ends the job at once: the other
+ * PE processes are killed, a message names the PE, and this process exits with the dead
+ * PE's status (128 + the signal's number for a signal). stack_bytes is PE 0's thread's
+ * stack size. */
+void pgas_process_run(pgas_world *w, void *(*pe_main)(void *), void *starts, size_t stride,
+                      size_t stack_bytes);
+/* Before a process job forks: puts the job's records in shared memory (job_memory.c), the
+ * wake-up table with them (park.c), and makes futex calls process-shared. Exits with a
+ * message on failure. */
+void pgas_process_job_begin(void);
+/* After every PE of a process job has ended: the next job's records are private again, and
+ * this job's are unmapped unless keep_records (PE 0's threads still use them). */
+void pgas_process_job_end(bool keep_records);
 
 /* ---- dispatch: the API layer's only way to the layout -------------------------------- */
 
@@ -114,7 +147,7 @@ const pgas_backend *pgas_backend_for_new_job(void);
  * chooses its backend (world.c), not of the backend's address: a file that dispatches must
  * not depend on backend_threads.c, which sits above park.c. */
 #include "backend_threads.h"
-#define PGAS_BE_IS_THREADS(w) __builtin_expect((w)->backend_is_threads, 1)
+#define PGAS_BE_IS_THREADS(w) __builtin_expect((w)->backend_threads_layout, 1)
 
 static inline char *pgas_be_ptr(const pgas_world *w, int pe, size_t offset)
 {

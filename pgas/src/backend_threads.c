@@ -10,7 +10,10 @@
  *
  * This file, backend_threads.h (its translation and copies, inline so that backend.h's
  * dispatch costs the default backend no call) and park.c are the only ones that know the
- * layout (docs/design.md D10). The backend is built on park.c's waits and wake-ups, so it
+ * layout (docs/design.md D10). The process backend (backend_process.c) keeps the same
+ * layout in memory its forked PEs share, and so reuses every operation here: the mappings
+ * come from pgas_job_map and the state from pgas_job_calloc, which are shared while a
+ * process job runs. The backend is built on park.c's waits and wake-ups, so it
  * sits above them; the files below reach it only through world->backend (backend.h).
  */
 #include <stdint.h>
@@ -28,11 +31,10 @@ static char *map_with_slack(size_t total, size_t slack)
 {
     if (total > SIZE_MAX - slack)
         return MAP_FAILED;
-    return mmap(NULL, total + slack, PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return pgas_job_map(total + slack); /* shared with the PE processes of a process job */
 }
 
-static int threads_heap_map(pgas_world *w, char *err, size_t err_len)
+int pgas_threads_heap_map(pgas_world *w, char *err, size_t err_len)
 {
     size_t total = w->heap_size * (size_t)w->n_pes;
     if (w->heap_size != 0 && total / w->heap_size != (size_t)w->n_pes) {
@@ -40,7 +42,7 @@ static int threads_heap_map(pgas_world *w, char *err, size_t err_len)
                                "smaller heap", w->heap_size, w->n_pes);
         return -1;
     }
-    pgas_threads_state *s = calloc(1, sizeof *s);
+    pgas_threads_state *s = pgas_job_calloc(1, sizeof *s);
     /* Over-map by one alignment unit, then trim to an aligned start. The unit is the largest
      * power of two dividing heap_size, so that every PE's heap starts that aligned and
      * nvshmem_align can give any alignment up to it at one offset on every PE; where the
@@ -54,7 +56,7 @@ static int threads_heap_map(pgas_world *w, char *err, size_t err_len)
         raw = map_with_slack(total, align);
     }
     if (raw == MAP_FAILED) {
-        free(s);
+        pgas_job_free(s);
         snprintf(err, err_len, "cannot map a symmetric heap of %zu bytes for %d PEs; set "
                                "NVSHMEM_SYMMETRIC_SIZE smaller", w->heap_size, w->n_pes);
         return -1;
@@ -72,18 +74,18 @@ static int threads_heap_map(pgas_world *w, char *err, size_t err_len)
     return 0;
 }
 
-static void threads_heap_unmap(pgas_world *w)
+void pgas_threads_heap_unmap(pgas_world *w)
 {
     pgas_threads_state *s = w->backend_state;
     munmap(s->region, s->total);
-    free(s);
+    pgas_job_free(s);
     w->backend_state = NULL;
 }
 
 /* A counter and a generation: each member increments the counter (acq_rel); the last to
  * arrive resets it, advances the generation (release) and wakes the others, who wait for
  * the generation to change (acquire). The happens-before annotations are barrier.c's. */
-static void threads_barrier(pgas_thread *t, pgas_barrier *b, int n_members, const char *call)
+void pgas_threads_barrier(pgas_thread *t, pgas_barrier *b, int n_members, const char *call)
 {
     (void)t;
     uint32_t gen = atomic_load_explicit(&b->generation, memory_order_acquire);
@@ -99,12 +101,13 @@ static void threads_barrier(pgas_thread *t, pgas_barrier *b, int n_members, cons
 
 const pgas_backend pgas_backend_threads = {
     .name = "threads",
-    .heap_map = threads_heap_map,
-    .heap_unmap = threads_heap_unmap,
+    .threads_layout = true,
+    .heap_map = pgas_threads_heap_map,
+    .heap_unmap = pgas_threads_heap_unmap,
     .ptr = pgas_threads_ptr,
     .owner = pgas_threads_owner,
     .put = pgas_threads_put,
     .get = pgas_threads_get,
     .wake = pgas_wake_range,
-    .barrier = threads_barrier,
+    .barrier = pgas_threads_barrier,
 };

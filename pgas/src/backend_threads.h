@@ -21,6 +21,11 @@ typedef struct pgas_threads_state {
     size_t total;
 } pgas_threads_state;
 
+/* The operations that are calls (backend_threads.c), also the process backend's. */
+int pgas_threads_heap_map(pgas_world *w, char *err, size_t err_len);
+void pgas_threads_heap_unmap(pgas_world *w);
+void pgas_threads_barrier(pgas_thread *t, pgas_barrier *b, int n_members, const char *call);
+
 static inline char *pgas_threads_ptr(const pgas_world *w, int pe, size_t offset)
 {
     const pgas_threads_state *s = w->backend_state;

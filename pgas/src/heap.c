@@ -49,7 +49,7 @@ void pgas_heap_init(pgas_world *world)
     for (int p = 0; p < world->n_pes; p++) {
         pgas_heap_allocator *a = &world->pes[p].heap;
         a->cap_blocks = 16;
-        a->blocks = malloc(a->cap_blocks * sizeof *a->blocks);
+        a->blocks = pgas_job_calloc(a->cap_blocks, sizeof *a->blocks);
         if (a->blocks == NULL) {
             fprintf(stderr, "shmemu: out of memory\n");
             exit(2);
@@ -64,7 +64,7 @@ void pgas_heap_destroy(pgas_world *world)
 {
     pgas_heap_objects_destroy(world);
     for (int p = 0; p < world->n_pes; p++)
-        free(world->pes[p].heap.blocks);
+        pgas_job_free(world->pes[p].heap.blocks);
     world->backend->heap_unmap(world);
 }
 
@@ -195,7 +195,7 @@ static void blocks_reserve(pgas_heap_allocator *a, size_t n)
     if (n <= a->cap_blocks)
         return;
     size_t cap = a->cap_blocks * 2 > n ? a->cap_blocks * 2 : n;
-    pgas_heap_block *b = realloc(a->blocks, cap * sizeof *b);
+    pgas_heap_block *b = pgas_job_realloc(a->blocks, a->cap_blocks * sizeof *b, cap * sizeof *b);
     if (b == NULL) {
         fprintf(stderr, "shmemu: out of memory in the heap allocator\n");
         exit(2);
@@ -678,7 +678,8 @@ int nvshmemx_buffer_register(void *addr, size_t length)
             return 1;
         }
     }
-    pgas_registered *r = realloc(pe->registered, (pe->n_registered + 1) * sizeof *r);
+    pgas_registered *r = pgas_job_realloc(pe->registered, pe->n_registered * sizeof *r,
+                                          (pe->n_registered + 1) * sizeof *r);
     if (r == NULL) {
         pgas_complain(call, "out of memory");
         return 1;

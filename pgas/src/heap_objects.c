@@ -57,8 +57,7 @@ void pgas_heap_objects_init(pgas_world *w)
     size_t bytes = map_words(w) * sizeof(uint32_t);
     void *maps = bytes > SIZE_MAX / (size_t)w->n_pes
                      ? MAP_FAILED
-                     : mmap(NULL, bytes * (size_t)w->n_pes, PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+                     : pgas_job_map(bytes * (size_t)w->n_pes); /* shared in a process job */
     if (maps == MAP_FAILED) {
         fprintf(stderr, "shmemu: note: no room for the bounds check's map of the symmetric heap "
                         "(%zu bytes per PE); running without it (SHMEMU_CHECK_BOUNDS=0)\n",

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -240,6 +241,44 @@ void pgas_image_remove_files(pgas_image *img)
         return;
     remove_folder(img->dir);
     img->dir[0] = '\0';
+}
+
+int pgas_image_share_data(pgas_image *img, char *err, size_t err_len)
+{
+    if (img->shared)
+        return 0;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    for (int pe = 0; pe < img->n_copies && img->data_bytes > 0; pe++) {
+        /* Whole pages: the first may hold the end of RELRO, which stays writable because the
+         * loader protects RELRO in whole pages, rounding its end down; the last holds the end
+         * of bss and nothing of any other object. */
+        uintptr_t lo = (uintptr_t)img->copies[pe].data & ~(uintptr_t)(page - 1);
+        uintptr_t hi = ((uintptr_t)img->copies[pe].data + img->data_bytes + page - 1) &
+                       ~(uintptr_t)(page - 1);
+        size_t bytes = hi - lo;
+        void *shared = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                            -1, 0);
+        if (shared == MAP_FAILED) {
+            snprintf(err, err_len, "cannot map %zu bytes of shared memory for PE %d's globals: "
+                     "%s", bytes, pe, strerror(errno));
+            return -1;
+        }
+        memcpy(shared, (void *)lo, bytes);
+        /* Moves the shared pages over the copy's own, in one step: nothing runs in between
+         * (the launching thread is the process's only one). */
+        if (mremap(shared, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)lo) ==
+            MAP_FAILED) {
+            snprintf(err, err_len, "cannot put PE %d's globals in shared memory: mremap: %s",
+                     pe, strerror(errno));
+            munmap(shared, bytes);
+            return -1;
+        }
+    }
+    img->shared = true;
+    /* Nothing on disk while the PE processes run: a job killed at any point leaves no file
+     * (the copies stay loaded; a debugger or symbolizer then sees them as deleted files). */
+    pgas_image_remove_files(img);
+    return 0;
 }
 
 int pgas_image_owner(const pgas_image *img, const volatile void *addr, size_t *offset)

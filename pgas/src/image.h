@@ -21,6 +21,7 @@
 #define PGAS_IMAGE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef int (*pgas_main_fn)(int argc, char **argv, char **envp);
@@ -36,6 +37,7 @@ typedef struct pgas_image {
     size_t data_bytes; /* the writable data span's length, the same in every copy */
     pgas_image_copy *copies;
     char dir[PATH_MAX]; /* the private folder holding the copies' files */
+    bool shared;        /* pgas_image_share_data has run */
 } pgas_image;
 
 /* Writes n copies of the shared object `elf` (elf_bytes long) into a new private folder
@@ -47,6 +49,12 @@ int pgas_image_load(pgas_image *img, const unsigned char *elf, size_t elf_bytes,
 
 /* Removes the copies' files and folder (the copies stay loaded). Safe to call twice. */
 void pgas_image_remove_files(pgas_image *img);
+
+/* For the process backend, before its PEs fork: puts every copy's writable data (its
+ * globals) in shared memory at the same address, so that a PE process's copy is the one the
+ * others read and write, as on the threads backend; then removes the copies' files. Returns
+ * 0, or -1 with what failed in err. */
+int pgas_image_share_data(pgas_image *img, char *err, size_t err_len);
 
 /* The copy whose writable data holds addr, with *offset its offset there; -1 (and *offset
  * untouched) when addr is in no copy's data. */

@@ -398,7 +398,7 @@ typedef struct pgas_world {
     pgas_config config;
     size_t heap_size; /* bytes per PE, a multiple of PGAS_HEAP_ALIGN */
     const struct pgas_backend *backend; /* chosen when the job starts (backend.h) */
-    bool backend_is_threads;            /* backend is the threads backend: inlined */
+    bool backend_threads_layout;        /* backend->threads_layout: inlined (backend.h) */
     void *backend_state;                /* the backend's own, from its heap_map */
     pgas_pe *pes;
     pgas_team teams[PGAS_MAX_TEAMS];
@@ -425,6 +425,27 @@ typedef struct pgas_world {
  * host thread of an NVSHMEM program; a no-op otherwise. Called by the calls NVSHMEM declares
  * __device__ only (put-with-signal, signal_fetch, signal_wait_until, wait_until, test). */
 void pgas_check_device_only(const pgas_thread *t, const char *call);
+
+/* ---- the job's shared records (job_memory.c) ------------------------------------------ */
+
+/* From now until pgas_job_memory_unshare, the job's records come from one MAP_SHARED
+ * mapping of `bytes` (reserved, not committed) that processes forked from this one see at the
+ * same address (the process backend). Returns 0, or -1 with a message in err. */
+int pgas_job_memory_share(size_t bytes, char *err, size_t err_len);
+/* Ends sharing (after every PE process has ended): records come from calloc again, and the
+ * shared mapping is unmapped unless keep (threads of PE 0 still use it; then it stays). */
+void pgas_job_memory_unshare(bool keep);
+bool pgas_job_memory_shared(void);
+/* calloc for the job's records (the world, its PEs, thread records, the process backend's
+ * wake table): in the shared mapping while there is one, else calloc. NULL when full. */
+void *pgas_job_calloc(size_t n, size_t size);
+/* realloc for them (old_bytes: the record's size now, copied into the new one). */
+void *pgas_job_realloc(void *p, size_t old_bytes, size_t new_bytes);
+/* free for pgas_job_calloc's records (a no-op for shared ones: they go with the mapping). */
+void pgas_job_free(void *p);
+/* An anonymous read-write mapping of bytes (MAP_NORESERVE), shared with forked PEs while job
+ * memory is shared, else private; MAP_FAILED on failure. */
+void *pgas_job_map(size_t bytes);
 
 /* ---- who am I (self.c, the bottom layer) --------------------------------------------- */
 
@@ -536,6 +557,10 @@ uint64_t pgas_now_ns(void);
 /* ---- waiting and waking (park.c, hang.c) --------------------------------------------- */
 
 void pgas_wake_range(const volatile void *addr, size_t bytes);
+/* A process job's wake-up table lives in its shared records: share it before the job forks,
+ * make it private again after every PE process has ended (park.c). */
+void pgas_park_share_wake_table(void);
+void pgas_park_private_wake_table(void);
 /* A predicate wait over several words of PE pe's heap (wait_until_any and friends): woken
  * by a write anywhere in that heap. addr is the first word, for the hang report. */
 void pgas_wait_heap_predicate(int pe, const volatile void *addr, bool (*ready)(void *ctx),

@@ -15,7 +15,9 @@
  * from the acquire annotation a wait makes once satisfied.
  *
  * The table is process-wide (the one mutable global besides "who am I"): a word outside
- * every heap, such as an emulated kernel's flag, must be wakeable too. Sleeps are bounded
+ * every heap, such as an emulated kernel's flag, must be wakeable too. A process job moves
+ * it into the job's shared records for the job's length, and its futex calls become
+ * process-shared (futex.h), so PEs in different processes wake each other. Sleeps are bounded
  * (1 ms growing to 100 ms), so a plain store that nobody follows with a wake is still seen,
  * and the hang timeout is checked between sleeps.
  *
@@ -29,6 +31,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -42,15 +45,31 @@
 
 typedef pgas_wake_bucket wake_bucket;
 
-static wake_bucket wake_table[WAKE_BUCKETS] __attribute__((aligned(64)));
+static wake_bucket private_wake_table[WAKE_BUCKETS] __attribute__((aligned(64)));
+/* private_wake_table, or during a process job one in the job's shared records, so that a
+ * write in one PE process wakes a waiter parked in another (pgas_park_share_wake_table). */
+static wake_bucket *wake_table = private_wake_table;
 
 /* Marked when the library is loaded, before any PE exists (as emu's pe.c makes its key): a
  * pthread_once on the wake path would be a happens-before edge the checkers honour, from the
  * first PE to wake anyone (which completes the once) to every PE that wakes later. */
 __attribute__((constructor)) static void wake_table_ignore(void)
 {
-    pgas_checker_ignore(wake_table, sizeof wake_table);
+    pgas_checker_ignore(private_wake_table, sizeof private_wake_table);
 }
+
+void pgas_park_share_wake_table(void)
+{
+    wake_bucket *shared = pgas_job_calloc(WAKE_BUCKETS, sizeof *shared);
+    if (shared == NULL) {
+        fprintf(stderr, "shmemu: no room for the wake-up table in the job's shared records\n");
+        exit(2);
+    }
+    pgas_checker_ignore(shared, WAKE_BUCKETS * sizeof *shared);
+    wake_table = shared;
+}
+
+void pgas_park_private_wake_table(void) { wake_table = private_wake_table; }
 
 static wake_bucket *bucket_of(const volatile void *addr)
 {

@@ -25,9 +25,11 @@
 
 /* ---- jobs ---------------------------------------------------------------------------- */
 
-static pgas_world *world_create(int n_pes)
+/* A job of n_pes PEs on backend; for a process job, after pgas_process_job_begin (its
+ * records then live in the memory the PE processes share). */
+static pgas_world *world_create(int n_pes, const pgas_backend *backend)
 {
-    pgas_world *world = calloc(1, sizeof *world);
+    pgas_world *world = pgas_job_calloc(1, sizeof *world);
     if (world == NULL) {
         fprintf(stderr, "shmemu: out of memory creating a job of %d PEs\n", n_pes);
         exit(2);
@@ -35,7 +37,7 @@ static pgas_world *world_create(int n_pes)
     world->n_pes = n_pes;
     pgas_config_read(&world->config);
     world->heap_size = world->config.heap_size;
-    world->pes = calloc((size_t)n_pes, sizeof *world->pes);
+    world->pes = pgas_job_calloc((size_t)n_pes, sizeof *world->pes);
     if (world->pes == NULL) {
         fprintf(stderr, "shmemu: out of memory creating a job of %d PEs\n", n_pes);
         exit(2);
@@ -48,8 +50,8 @@ static pgas_world *world_create(int n_pes)
     /* The backend is wired in here, at the top: the files below call it through
      * world->backend and never name the threads backend, which is built on park.c
      * (backend.h). */
-    world->backend = pgas_backend_for_new_job();
-    world->backend_is_threads = world->backend == &pgas_backend_threads;
+    world->backend = backend;
+    world->backend_threads_layout = backend->threads_layout;
     pgas_heap_init(world);
     pgas_teams_init(world);
     pgas_checker_ignore(world, sizeof *world);
@@ -64,22 +66,28 @@ static pgas_world *world_create(int n_pes)
 
 static void world_destroy(pgas_world *world)
 {
+    /* In a process job, a thread's queues and the starts it recorded were allocated in its
+     * PE's process: only PE 0's, this process's, are freed here (the others went with their
+     * processes); the records themselves go with the job's shared memory. */
+    bool processes = world->backend->processes;
     pgas_thread *t = atomic_load(&world->threads);
     while (t != NULL) {
         pgas_thread *next = t->next;
-        pgas_pending_free(t);
-        for (struct pgas_app_start *s = t->app_started, *n; s != NULL; s = n) {
-            n = s->next;
-            free(s);
+        if (!processes || t->pe == 0) {
+            pgas_pending_free(t);
+            for (struct pgas_app_start *s = t->app_started, *n; s != NULL; s = n) {
+                n = s->next;
+                free(s);
+            }
         }
-        free(t);
+        pgas_job_free(t);
         t = next;
     }
     for (int p = 0; p < world->n_pes; p++)
-        free(world->pes[p].registered);
+        pgas_job_free(world->pes[p].registered);
     pgas_heap_destroy(world);
-    free(world->pes);
-    free(world);
+    pgas_job_free(world->pes);
+    pgas_job_free(world);
 }
 
 static pgas_thread *thread_attach_record(pgas_thread *t, pgas_world *world, int pe,
@@ -108,7 +116,7 @@ static pgas_thread *thread_attach(pgas_world *world, int pe, const char *label,
 {
     if (slot != NULL && *slot != NULL && (*slot)->world == world && world->sched == NULL)
         return thread_attach_record(take_over(*slot), world, pe, label);
-    pgas_thread *t = calloc(1, sizeof *t);
+    pgas_thread *t = pgas_job_calloc(1, sizeof *t);
     if (t == NULL) {
         fprintf(stderr, "shmemu: out of memory attaching a thread to PE %d\n", pe);
         exit(2);
@@ -241,6 +249,65 @@ static void *pe_thread_main(void *arg)
     return NULL;
 }
 
+/* One loaded copy of the program per PE (shmemu_launch_image, below). */
+static pgas_image job_image;
+
+/* The first non-zero result in PE order, or 0. */
+static int job_result(const pe_start *starts, int n_pes)
+{
+    for (int p = 0; p < n_pes; p++)
+        if (starts[p].result != 0)
+            return starts[p].result;
+    return 0;
+}
+
+/* A job on the process backend: the job's records, heaps and (for a program built with
+ * per-PE copies) every copy's globals go into memory the PE processes share, then PEs
+ * 1..N-1 are forked and PE 0 runs on a thread of this process (backend_process.c). */
+static int launch_processes(int n_pes, const pe_start *proto, const pgas_backend *backend)
+{
+    pgas_config config;
+    pgas_config_read(&config);
+    if (config.sched_strategy != PGAS_SCHED_OFF || config.replay[0] != '\0' ||
+        config.guide[0] != '\0') {
+        fprintf(stderr, "shmemu: SHMEMU_BACKEND=process: the deterministic scheduler (SHMEMU_SCHED, "
+                        "SHMEMU_REPLAY) runs every PE in one process; use the threads backend "
+                        "(unset SHMEMU_BACKEND) to explore or replay schedules\n");
+        return 2;
+    }
+    if (proto->image != NULL) {
+        char err[512];
+        if (pgas_image_share_data(&job_image, err, sizeof err) != 0) {
+            fprintf(stderr, "shmemu: SHMEMU_BACKEND=process: %s\n", err);
+            return 2;
+        }
+    }
+    pgas_process_job_begin();
+    pgas_world *world = world_create(n_pes, backend);
+    world->image = proto->image;
+    pe_start *starts = pgas_job_calloc((size_t)n_pes, sizeof *starts);
+    if (starts == NULL) {
+        fprintf(stderr, "shmemu: out of memory starting %d PEs\n", n_pes);
+        exit(2);
+    }
+    for (int p = 0; p < n_pes; p++) {
+        starts[p] = *proto;
+        starts[p].world = world;
+        starts[p].pe = p;
+        if (proto->image != NULL)
+            starts[p].main_fn = proto->image->copies[p].main_fn;
+    }
+    pgas_process_run(world, pe_thread_main, starts, sizeof *starts, (size_t)8 << 20);
+    int result = job_result(starts, n_pes);
+    /* PE 0's threads that the program created and never joined may still run: then the
+     * job's shared records stay mapped (as a threads job's stay allocated). */
+    bool keep = atomic_load_explicit(&world->app_threads, memory_order_relaxed) != 0;
+    if (!keep)
+        world_destroy(world);
+    pgas_process_job_end(keep);
+    return result;
+}
+
 static int launch(int n_pes, pe_start *proto)
 {
     const pgas_thread *self = pgas_current();
@@ -252,7 +319,10 @@ static int launch(int n_pes, pe_start *proto)
                 SHMEMU_MAX_PES);
         return 2;
     }
-    pgas_world *world = world_create(n_pes);
+    const pgas_backend *backend = pgas_backend_for_new_job();
+    if (backend->processes)
+        return launch_processes(n_pes, proto, backend);
+    pgas_world *world = world_create(n_pes, backend);
     world->image = proto->image;
     pgas_sched_create(world);
     pe_start *starts = calloc((size_t)n_pes, sizeof *starts);
@@ -278,12 +348,9 @@ static int launch(int n_pes, pe_start *proto)
         }
     }
     pthread_attr_destroy(&attr);
-    int result = 0;
-    for (int p = 0; p < n_pes; p++) {
+    for (int p = 0; p < n_pes; p++)
         pthread_join(threads[p], NULL);
-        if (result == 0 && starts[p].result != 0)
-            result = starts[p].result;
-    }
+    int result = job_result(starts, n_pes);
     free(threads);
     free(starts);
     pgas_sched_destroy(world);
@@ -346,7 +413,7 @@ static pgas_thread *attach_implicit_job(const char *call)
         pgas_fail(call, "SHMEMU_NPES=%d, but this program's main() was not started as PE "
                         "threads; build it with bin/shmemu-cc (which links shmemu's main) or "
                         "start PEs with shmemu_launch()", n);
-    pgas_world *world = world_create(1);
+    pgas_world *world = world_create(1, pgas_backend_for_new_job());
     pgas_thread *t = thread_attach(world, 0, "host", NULL);
     t->host = true;
     return t;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -72,14 +73,37 @@ typedef struct failure_record {
     char text[RECORD_TEXT];
 } failure_record;
 
-static failure_record records[MAX_RECORDS];
-static _Atomic int n_failures;
+/* The table lives in shared memory, mapped when the program starts: on the process backend
+ * PEs 1..N-1 are forked processes, and their failures must reach the test thread too. */
+typedef struct failure_table {
+    _Atomic int n;
+    failure_record records[MAX_RECORDS];
+} failure_table;
+
+static failure_table *table;
+
+void *pe_check_shared_calloc(size_t bytes)
+{
+    void *m = mmap(NULL, bytes > 0 ? bytes : 1, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        fprintf(stderr, "pe_check: cannot map %zu bytes of shared memory: %s\n", bytes,
+                strerror(errno));
+        abort();
+    }
+    return m;
+}
+
+__attribute__((constructor)) static void map_failure_table(void)
+{
+    table = pe_check_shared_calloc(sizeof *table);
+}
 
 static void record(const char *file, int line, const char *fmt, va_list ap)
 {
-    int slot = atomic_fetch_add(&n_failures, 1);
+    int slot = atomic_fetch_add(&table->n, 1);
     if (slot < MAX_RECORDS) {
-        failure_record *r = &records[slot];
+        failure_record *r = &table->records[slot];
         r->pe = shmemu_my_pe();
         r->file = file;
         r->line = line;
@@ -172,18 +196,18 @@ bool pe_check_mem(const char *file, int line, const char *a_text, const char *b_
     return true;
 }
 
-int pe_check_failures(void) { return atomic_load(&n_failures); }
+int pe_check_failures(void) { return atomic_load(&table->n); }
 
-void pe_check_reset(void) { atomic_store(&n_failures, 0); }
+void pe_check_reset(void) { atomic_store(&table->n, 0); }
 
 void pe_check_assert_clean(const char *context)
 {
-    int n = atomic_load(&n_failures);
+    int n = atomic_load(&table->n);
     if (n == 0)
         return;
     int shown = n < MAX_RECORDS ? n : MAX_RECORDS;
     for (int i = 0; i < shown; i++) {
-        const failure_record *r = &records[i];
+        const failure_record *r = &table->records[i];
         print_error("%s:%d: PE %d%s%s: check failed: %s\n", r->file, r->line, r->pe,
                     context != NULL ? ", " : "", context != NULL ? context : "", r->text);
     }
