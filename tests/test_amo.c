@@ -242,8 +242,9 @@ static void test_contention_on_pe0(void **state)
     for (int c = 0; c < PE_COUNTS_N; c++) {
         contention_job job = {.n = pe_counts[c], .k = pe_check_scaled(2000, 40)};
         size_t total = (size_t)job.n * (size_t)job.k;
-        job.fetched = calloc(total, sizeof *job.fetched);
-        job.fetched32 = calloc(total, sizeof *job.fetched32);
+        /* written by every PE, read here: shared, for the process backend's PE processes */
+        job.fetched = pe_check_shared_calloc(total * sizeof *job.fetched);
+        job.fetched32 = pe_check_shared_calloc(total * sizeof *job.fetched32);
         run_pes(job.n, contention_body, &job);
         /* The fetched values are exactly 0 .. total-1, each once. */
         unsigned char *seen = calloc(total, 1), *seen32 = calloc(total, 1);
@@ -262,8 +263,8 @@ static void test_contention_on_pe0(void **state)
         assert_int_equal(dup, 0);
         free(seen32);
         free(seen);
-        free(job.fetched32);
-        free(job.fetched);
+        pe_check_shared_free(job.fetched32, total * sizeof *job.fetched32);
+        pe_check_shared_free(job.fetched, total * sizeof *job.fetched);
     }
 }
 

@@ -78,9 +78,10 @@ static int symmetric_offsets_body(void *arg)
 static void test_symmetric_offsets(void **state)
 {
     (void)state;
-    heap_job job;
-    memset(&job, 0, sizeof job);
-    run_pes_each(symmetric_offsets_body, &job);
+    /* PEs write it, every PE reads it: shared, for the process backend's PE processes */
+    heap_job *job = pe_check_shared_calloc(sizeof *job);
+    run_pes_each(symmetric_offsets_body, job);
+    pe_check_shared_free(job, sizeof *job);
 }
 
 static int calloc_zeroes_body(void *arg)

@@ -114,6 +114,43 @@ typedef struct pe0_run {
     _Atomic int done;
 } pe0_run;
 
+/* The job this process is watching, for PE 0's exit handler (one job at a time). */
+typedef struct watch {
+    const pgas_world *w;
+    pid_t *pids;
+    _Atomic int running;  /* PE processes not yet ended, as the watch last saw */
+    _Atomic int pe0_exit; /* PE 0 called exit(): the watch stops judging */
+} watch;
+
+static _Atomic(watch *) current_watch;
+
+/* PE 0 called exit() while PE processes run: on the threads backend that ends every PE with
+ * the process, after their output is flushed. Here: a PE 0 that has finalized (or never
+ * initialized) waits for the others to end on their own (they have nothing left to wait on
+ * it for); one that is still initialized ends them at once, as the threads backend would. */
+static void launcher_on_exit(int status, void *arg)
+{
+    (void)arg;
+    watch *wt = atomic_load(&current_watch);
+    if (wt == NULL)
+        return;
+    atomic_store(&wt->pe0_exit, 1);
+    if (atomic_load(&wt->w->pes[0].init_status) == NVSHMEM_STATUS_IS_INITIALIZED) {
+        int n = wt->w->n_pes;
+        for (int p = 1; p < n; p++)
+            if (wt->pids[p] > 0)
+                kill(wt->pids[p], SIGKILL);
+        fprintf(stderr, "shmemu: PE 0 called exit(%d) between its initialization and its "
+                        "finalize; the other PE processes were stopped (SHMEMU_BACKEND=process)\n",
+                status);
+        return;
+    }
+    while (atomic_load(&wt->running) > 0) {
+        struct timespec ts = {0, WATCH_NS};
+        nanosleep(&ts, NULL);
+    }
+}
+
 static void *pe0_thread(void *arg)
 {
     pe0_run *r = arg;
@@ -157,6 +194,9 @@ _Noreturn static void end_job(pid_t *pids, int n, int pe, pid_t pid, const char 
 static void judge(const pgas_world *w, pid_t *pids, int n, int pe, pid_t pid, int ws)
 {
     char how[160];
+    watch *wt = atomic_load(&current_watch);
+    if (wt != NULL && atomic_load(&wt->pe0_exit))
+        return; /* PE 0's exit handler decides: the process is ending */
     if (WIFSIGNALED(ws)) {
         int sig = WTERMSIG(ws);
         snprintf(how, sizeof how, "was killed by signal %d (%s)", sig, strsignal(sig));
@@ -185,6 +225,12 @@ void pgas_process_run(pgas_world *w, void *(*pe_main)(void *), void *starts, siz
         fprintf(stderr, "shmemu: out of memory starting %d PE processes\n", n);
         exit(2);
     }
+    static _Atomic int handler_registered;
+    if (atomic_exchange(&handler_registered, 1) == 0)
+        on_exit(launcher_on_exit, NULL);
+    watch wt = {.w = w, .pids = pids};
+    atomic_init(&wt.running, n - 1);
+    atomic_init(&wt.pe0_exit, 0);
     fflush(NULL); /* or each PE process would print what this one had buffered */
     pid_t launcher = getpid();
     for (int p = 1; p < n; p++) {
@@ -201,6 +247,7 @@ void pgas_process_run(pgas_world *w, void *(*pe_main)(void *), void *starts, siz
         }
         pids[p] = pid;
     }
+    atomic_store(&current_watch, &wt);
     pe0_run r = {.pe_main = pe_main, .start = starts};
     atomic_init(&r.done, 0);
     pthread_attr_t attr;
@@ -231,11 +278,13 @@ void pgas_process_run(pgas_world *w, void *(*pe_main)(void *), void *starts, siz
                 running++;
             }
         }
+        atomic_store(&wt.running, running);
         if (running == 0 && atomic_load(&r.done))
             break;
         struct timespec ts = {0, WATCH_NS};
         nanosleep(&ts, NULL);
     }
     pthread_join(pe0, NULL);
+    atomic_store(&current_watch, NULL);
     free(pids);
 }

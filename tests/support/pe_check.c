@@ -94,6 +94,12 @@ void *pe_check_shared_calloc(size_t bytes)
     return m;
 }
 
+void pe_check_shared_free(void *p, size_t bytes)
+{
+    if (p != NULL)
+        munmap(p, bytes > 0 ? bytes : 1);
+}
+
 __attribute__((constructor)) static void map_failure_table(void)
 {
     table = pe_check_shared_calloc(sizeof *table);

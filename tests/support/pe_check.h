@@ -43,8 +43,10 @@ bool pe_check_under_valgrind(void);
 /* Zeroed memory that every PE of every job started from this program reads and writes at
  * the same address, whatever the backend: on the process backend PEs 1..N-1 are forked
  * processes, so what a PE body writes for the test thread to read must live here (the
- * failure table does). Never freed. */
+ * failure table does). Aborts when it cannot map. */
 void *pe_check_shared_calloc(size_t bytes);
+/* Unmaps what pe_check_shared_calloc(bytes) returned (NULL: nothing). */
+void pe_check_shared_free(void *p, size_t bytes);
 /* True under helgrind or DRD, or in a ThreadSanitizer build: a test leaves out what the
  * runtime's model reports as a race on purpose (a plain put over a word another PE polls). */
 bool pe_check_under_race_checker(void);
