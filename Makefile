@@ -143,6 +143,7 @@ test: libs $(TEST_BIN)
 -include pgas/sched.mk
 -include tests/races.mk
 -include md/md.mk
+-include cg/cg.mk
 -include md/cuda.mk
 -include fuzz/fuzz.mk
 -include cuda/cuda.mk

@@ -14,7 +14,7 @@
 #
 # Every harness is fuzz/fuzz_*.c, built with clang, -fsanitize=fuzzer,address,undefined and
 # -fno-sanitize-recover=all (so UBSan findings stop the run, as ASan's do). The sources it
-# tests are compiled once into two archives (pgas, and the MD app's serial part) with
+# tests are compiled once into archives (pgas, the MD app's serial part, the CG app) with
 # -fsanitize=fuzzer-no-link (coverage for the fuzzer) and linked with each harness.
 
 FUZZ_CC      ?= clang
@@ -22,7 +22,7 @@ FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -g -O1 -std=c17 -D_GNU_SOURCE -ffp-contract=off -pthread -Wall -Wextra -Werror
-FUZZ_CPPFLAGS := -Ipgas/include -Iemu/include -Imd/include
+FUZZ_CPPFLAGS := -Ipgas/include -Iemu/include -Imd/include -Icg/include
 
 FUZZ_HARNESSES := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS      := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
@@ -37,6 +37,10 @@ FUZZ_MD_SRC := $(filter-out md/src/main.c md/src/main_par.c md/src/check.c \
                             $(wildcard md/src/par.c md/src/par_*.c),$(wildcard md/src/*.c))
 FUZZ_RT_LIB := $(FUZZ_BUILD)/lib/libshmemu_fuzz.a
 FUZZ_MD_LIB := $(FUZZ_BUILD)/lib/libshmemu_md_fuzz.a
+# The CG app (cg/): serial so far, it links nothing of the runtime (its reader, the plan and
+# the solver that fuzz_cg_mtx runs on what it accepts).
+FUZZ_CG_SRC := $(filter-out cg/src/main.c,$(wildcard cg/src/*.c))
+FUZZ_CG_LIB := $(FUZZ_BUILD)/lib/libshmemu_cg_fuzz.a
 
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-crashes
 
@@ -57,11 +61,19 @@ $(FUZZ_MD_LIB): $(FUZZ_MD_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+$(FUZZ_CG_LIB): $(FUZZ_CG_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
 # fuzz_md_*: the MD app's parsers, linked with its archive first (its objects call into the
 # runtime's); the others need the runtime alone. (Make takes the rule with the shorter stem.)
 $(FUZZ_BUILD)/fuzz_md_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_md_%.o $(FUZZ_MD_LIB) $(FUZZ_RT_LIB)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_MD_LIB) \
 	    $(FUZZ_RT_LIB) -lm
+
+# fuzz_cg_*: the CG app's parsers, with its archive alone.
+$(FUZZ_BUILD)/fuzz_cg_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_cg_%.o $(FUZZ_CG_LIB)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_CG_LIB) -lm
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_RT_LIB)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_RT_LIB) -lm

@@ -1,0 +1,57 @@
+# cg/cg.mk: the conjugate-gradient app (paper 002; docs/cg.md). Included by the top Makefile
+# (after its generic rules), as md/md.mk is:
+#   $(CG_LIB)   $(BUILD)/lib/libshmemu_cg.a  every cg/src/*.c except main.c
+#   $(CG_BIN)   bin/shmemu-cg (plain build) or $(BUILD)/bin/shmemu-cg
+#   cg tests    $(BUILD)/tests/test_cg_*: linked with libshmemu_cg.a
+#   make cg        the library, the program and the cg tests
+#   make cg-test   builds and runs the cg suites alone
+#
+# Serial so far: nothing of it calls the runtime, so neither the program nor its tests link
+# libshmemu.a (the emulated solvers will). Rule choice as in md/md.mk: for
+# $(BUILD)/tests/test_cg_foo this file's pattern has the shorter stem, so make takes it.
+
+CG_SRC      := $(filter-out cg/src/main.c,$(wildcard cg/src/*.c))
+CG_OBJ      := $(CG_SRC:%.c=$(BUILD)/%.o)
+CG_MAIN_OBJ := $(BUILD)/cg/src/main.o
+CG_LIB      := $(BUILD)/lib/libshmemu_cg.a
+CG_BIN      := $(PROG_DIR)/shmemu-cg
+CG_TEST_SRC := $(wildcard tests/test_cg_*.c)
+CG_TEST_BIN := $(CG_TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: cg cg-test cg-clean
+
+all: $(CG_BIN)
+cg: $(CG_BIN) $(CG_TEST_BIN)
+
+# cg's sources see its public headers (cg/include/cg/*.h) and its internal ones.
+$(BUILD)/cg/%.o: CPPFLAGS += -Icg/include -Icg/src
+
+$(CG_LIB): $(CG_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(CG_BIN): $(CG_MAIN_OBJ) $(CG_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(CG_LIB) $(LDLIBS)
+
+# Tests see cg's internal headers too, and find their data files (tests/cg_data) and the
+# plain build's bin/ by absolute path, wherever they are run from.
+$(BUILD)/tests/test_cg_%.o: CPPFLAGS += -Icg/include -Icg/src \
+    -DCG_TEST_DATA_DIR='"$(CURDIR)/tests/cg_data"' -DCG_TEST_ROOT='"$(CURDIR)"'
+
+$(BUILD)/tests/test_cg_%: $(BUILD)/tests/test_cg_%.o $(CG_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(CG_LIB) -lcmocka $(LDLIBS)
+
+# test_cg_cli runs the program (its own build's, or bin/'s in the plain build).
+$(BUILD)/tests/test_cg_cli: | $(CG_BIN)
+
+cg-test: $(CG_TEST_BIN)
+	@set -e; for t in $(CG_TEST_BIN); do echo "== $$t"; $$t; done
+
+# `make clean` removes build/ (and with it the library and tests); the program lives in bin/.
+clean: cg-clean
+cg-clean:
+	rm -f $(CG_BIN)
+
+-include $(CG_OBJ:.o=.d) $(CG_MAIN_OBJ:.o=.d)

@@ -1,0 +1,138 @@
+/*
+ * main.c: bin/shmemu-cg, the CG app's command line (options.c) around the serial solver.
+ * Standard output is deterministic (header, result line, checksum last); time and the
+ * FLOP/byte model's rates go to standard error. Exit status: 0 converged, 1 not converged
+ * or breakdown, 2 bad option or input.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cg/matrix.h"
+#include "cg/solve.h"
+#include "cg/xsum.h"
+#include "options.h"
+#include "util.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int load(const cg_options *o, cg_csr *a, char *what, size_t size, cg_error *err)
+{
+    static const char *const dims[] = {"", "", "poisson1d", "poisson2d", "poisson3d"};
+    switch (o->source) {
+    case CG_SRC_MTX: {
+        cg_mtx_info info;
+        snprintf(what, size, "%s", o->matrix);
+        if (cg_mtx_read(o->matrix, a, &info, err) != 0)
+            return -1;
+        size_t l = strlen(what);
+        snprintf(what + l, size - l, " (%s %s)", info.field, info.symmetry);
+        return 0;
+    }
+    case CG_SRC_P1:
+    case CG_SRC_P2:
+    case CG_SRC_P3:
+        snprintf(what, size, "%s %ld", dims[o->source], o->grid);
+        return o->source == CG_SRC_P1   ? cg_poisson1d(a, o->grid, err)
+               : o->source == CG_SRC_P2 ? cg_poisson2d(a, o->grid, err)
+                                        : cg_poisson3d(a, o->grid, err);
+    case CG_SRC_NONE:
+        break;
+    }
+    return cg_fail(err, "no matrix given");
+}
+
+/* Paper 002 §4.1.4: for m rows and z nonzeros, SpMV 2z FLOP and 20(z+m) bytes; DOT 2m FLOP,
+ * 16m bytes; NRM2 2m, 8m; AXPY 2m, 24m. k iterations of Listing 1: k+1 SpMV, k DOT,
+ * k+1 NRM2 and 3k AXPY. */
+static void model(int64_t m, int64_t z, int64_t k, double seconds)
+{
+    double md = (double)m, zd = (double)z, kd = (double)k;
+    double flop = (kd + 1) * 2 * zd + kd * 2 * md + (kd + 1) * 2 * md + 3 * kd * 2 * md;
+    double bytes = (kd + 1) * 20 * (zd + md) + kd * 16 * md + (kd + 1) * 8 * md +
+                   3 * kd * 24 * md;
+    fprintf(stderr, "shmemu-cg: %" PRId64 " iterations in %.6f s: %.6g ms per iteration\n", k,
+            seconds, k > 0 ? 1e3 * seconds / kd : 0.0);
+    fprintf(stderr, "shmemu-cg: model (paper 002 4.1.4; %" PRId64 " SpMV, %" PRId64 " DOT, %"
+            PRId64 " NRM2, %" PRId64 " AXPY): %.4g GFLOP, %.4g GB: %.4g GFLOP/s, %.4g GB/s\n",
+            k + 1, k, k + 1, 3 * k, flop * 1e-9, bytes * 1e-9,
+            seconds > 0 ? flop * 1e-9 / seconds : 0.0,
+            seconds > 0 ? bytes * 1e-9 / seconds : 0.0);
+}
+
+int main(int argc, char **argv)
+{
+    cg_options o;
+    cg_error err;
+    if (cg_options_parse(argc, argv, &o, &err) != 0) {
+        fprintf(stderr, "shmemu-cg: %s\nshmemu-cg: see shmemu-cg --help for the options\n",
+                err.msg);
+        return 2;
+    }
+    if (o.help) {
+        cg_options_usage(stdout);
+        return 0;
+    }
+    cg_csr a;
+    char what[600];
+    if (load(&o, &a, what, sizeof what, &err) != 0) {
+        fprintf(stderr, "shmemu-cg: %s\n", err.msg);
+        return 2;
+    }
+    size_t n = (size_t)a.n;
+    double *xstar = cg_xmalloc(n * sizeof *xstar);
+    double *b = cg_xmalloc(n * sizeof *b);
+    double *x = cg_xmalloc(n * sizeof *x);
+    double *hist = o.history ? cg_xmalloc(((size_t)o.max_iter + 1) * sizeof *hist) : NULL;
+    cg_manufactured(xstar, a.n, o.seed);
+    cg_spmv(&a, xstar, b);
+    printf("# shmemu-cg: matrix %s: %d rows, %" PRId64 " entries\n", what, a.n, a.nnz);
+    printf("# solver serial, seed %" PRIu64 ", tol %g, max-iter %lld\n", o.seed, o.tol,
+           o.max_iter);
+    cg_result res;
+    double t0 = now_s();
+    cg_solve_serial(&a, b, x, o.tol, o.max_iter, hist, &res);
+    double t_solve = now_s() - t0;
+    if (hist)
+        for (int64_t k = 0; k <= res.iterations; k++)
+            printf("residual %" PRId64 " %.17g\n", k, hist[k]);
+    for (size_t i = 0; i < n; i++) /* xstar <- x - x* (x* is not needed any more) */
+        xstar[i] = x[i] - xstar[i];
+    double error = cg_norm2(xstar, n);
+    cg_spmv(&a, x, xstar); /* the true residual ||b - A x|| / ||b|| */
+    for (size_t i = 0; i < n; i++)
+        xstar[i] = b[i] - xstar[i];
+    double bnorm = cg_norm2(b, n);
+    double true_res = bnorm > 0 ? cg_norm2(xstar, n) / bnorm : 0.0;
+    printf("iterations %" PRId64 " residual %.17g error %.17g\n", res.iterations, res.residual,
+           error);
+    printf("# true residual ||b - A x|| / ||b|| = %.17g\n", true_res);
+    model(a.n, a.nnz, res.iterations, t_solve);
+    int status = 0;
+    if (res.breakdown) {
+        fprintf(stderr, "shmemu-cg: breakdown at iteration %" PRId64 ": s.As <= 0, so the "
+                "matrix is not positive definite; CG needs a symmetric positive definite "
+                "matrix\n", res.iterations + 1);
+        status = 1;
+    } else if (!res.converged) {
+        fprintf(stderr, "shmemu-cg: not converged: residual %.6g after %" PRId64 " iterations "
+                "(tol %g); give a larger --max-iter or a larger --tol\n", res.residual,
+                res.iterations, o.tol);
+        status = 1;
+    }
+    printf("checksum %016" PRIx64 "\n", cg_checksum(x, a.n));
+    free(hist);
+    free(x);
+    free(b);
+    free(xstar);
+    cg_csr_free(&a);
+    return status;
+}

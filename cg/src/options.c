@@ -1,0 +1,165 @@
+/*
+ * options.c: command-line parsing for bin/shmemu-cg (the house style of md/src/options.c:
+ * "--name value" and "--name=value", each error naming the option, the value and what to
+ * give). Options of solvers that are not built yet are refused by name, never ignored.
+ */
+#include "options.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void cg_options_usage(FILE *f)
+{
+    fputs(
+        "usage: shmemu-cg [options]\n"
+        "\n"
+        "Conjugate gradient on a symmetric positive definite matrix (paper 002, docs/cg.md),\n"
+        "solving A x = b for a manufactured solution x* (random, unit 2-norm, from --seed;\n"
+        "b = A x*) from x0 = 0. Every dot product and norm is exact and rounded once, so\n"
+        "the result's bits do not depend on how the sums are ordered or split.\n"
+        "\n"
+        "matrix (exactly one):\n"
+        "  --matrix FILE.mtx     Matrix Market file: coordinate real|integer|pattern,\n"
+        "                        symmetric (lower triangle) or general that is symmetric\n"
+        "  --poisson1d N         1-D Poisson, N points: tridiagonal 2, -1 (paper 002)\n"
+        "  --poisson2d N         2-D 5-point Poisson on an N x N grid\n"
+        "  --poisson3d N         3-D 7-point Poisson on an N x N x N grid\n"
+        "solver:\n"
+        "  --solver serial       the plain reference (default; the only one built so far:\n"
+        "                        cg-host, cg-mono and pcg-mono are not built yet)\n"
+        "  --tol T               stop when ||r_k|| <= T ||r_0|| (default 1e-8; 0 < T < 1)\n"
+        "  --max-iter N          at most N iterations (default 10000)\n"
+        "  --seed S              seed of x* (default 1)\n"
+        "  --history             print 'residual k R' for every iteration k\n"
+        "  --help                this text\n"
+        "\n"
+        "Output: a header (# lines), 'iterations N residual R error E' (R = ||r_N|| / ||r_0||\n"
+        "from the recurrence, E = ||x - x*||), and as the last line 'checksum <16 hex\n"
+        "digits>' (FNV-1a of x's bits). Time per iteration and paper 002's FLOP/byte model\n"
+        "go to standard error. Exit status 0 when converged, 1 when not (or on a breakdown:\n"
+        "the matrix is not positive definite), 2 for a bad option or input.\n",
+        f);
+}
+
+static int parse_long(const char *opt, const char *v, long long lo, long long hi,
+                      long long *out, cg_error *err)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end != '\0' || errno == ERANGE || x < lo || x > hi)
+        return cg_fail(err, "%s '%s': give a whole number from %lld to %lld", opt, v, lo, hi);
+    *out = x;
+    return 0;
+}
+
+int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->tol = 1e-8;
+    o->max_iter = 10000;
+    o->seed = 1;
+    const char *source_opt = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0)
+            return cg_fail(err, "unexpected argument '%s'; options start with --", a);
+        char name[64];
+        const char *val = NULL;
+        const char *eq = strchr(a, '=');
+        size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+        if (nl >= sizeof name)
+            return cg_fail(err, "unknown option '%s'", a);
+        memcpy(name, a, nl);
+        name[nl] = '\0';
+        if (eq)
+            val = eq + 1;
+        static const char *const flags[] = {"--help", "--history"};
+        static const char *const valued[] = {"--matrix", "--poisson1d", "--poisson2d",
+                                             "--poisson3d", "--solver", "--tol", "--max-iter",
+                                             "--seed"};
+        /* the options of the parallel solvers, refused until those are built */
+        static const char *const later[] = {"--pes", "--partition", "--reduce",
+                                            "--transport"};
+        bool is_flag = false, known = false;
+        for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
+            is_flag |= strcmp(name, flags[k]) == 0;
+        for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
+            known |= strcmp(name, valued[k]) == 0;
+        for (size_t k = 0; k < sizeof later / sizeof *later; k++)
+            if (strcmp(name, later[k]) == 0)
+                return cg_fail(err, "%s is an option of the parallel solvers (cg-host, "
+                               "cg-mono, pcg-mono), which are not built yet; the serial "
+                               "solver runs on one PE: leave %s out", name, name);
+        if (!is_flag && !known)
+            return cg_fail(err, "unknown option '%s'", name);
+        if (is_flag) {
+            if (val)
+                return cg_fail(err, "%s takes no value", name);
+        } else if (!val) {
+            if (i + 1 >= argc)
+                return cg_fail(err, "%s needs a value", name);
+            val = argv[++i];
+        }
+        long long l;
+        if (!strcmp(name, "--help")) {
+            o->help = true;
+        } else if (!strcmp(name, "--history")) {
+            o->history = true;
+        } else if (!strcmp(name, "--matrix") || !strncmp(name, "--poisson", 9)) {
+            if (source_opt)
+                return cg_fail(err, "%s and %s: give one matrix", source_opt, name);
+            source_opt = name[2] == 'm' ? "--matrix" : name[9] == '1' ? "--poisson1d"
+                         : name[9] == '2' ? "--poisson2d" : "--poisson3d";
+            if (name[2] == 'm') {
+                if (val[0] == '\0')
+                    return cg_fail(err, "--matrix needs a file name");
+                o->source = CG_SRC_MTX;
+                o->matrix = val;
+            } else {
+                if (parse_long(name, val, 1, CG_MAX_ROWS, &l, err) != 0)
+                    return -1;
+                o->grid = (long)l;
+                o->source = name[9] == '1' ? CG_SRC_P1 : name[9] == '2' ? CG_SRC_P2 : CG_SRC_P3;
+            }
+        } else if (!strcmp(name, "--solver")) {
+            if (!strcmp(val, "cg-host") || !strcmp(val, "cg-mono") || !strcmp(val, "pcg-mono"))
+                return cg_fail(err, "--solver %s is not built yet; the one built is serial "
+                               "(the plain reference): give --solver serial", val);
+            if (strcmp(val, "serial") != 0)
+                return cg_fail(err, "--solver '%s': give serial (cg-host, cg-mono and "
+                               "pcg-mono are not built yet)", val);
+        } else if (!strcmp(name, "--tol")) {
+            char *end;
+            errno = 0;
+            double t = strtod(val, &end);
+            if (end == val || *end != '\0' || errno == ERANGE || !(t > 0) || !(t < 1))
+                return cg_fail(err, "--tol '%s': give a number between 0 and 1 (exclusive), "
+                               "e.g. 1e-8", val);
+            o->tol = t;
+        } else if (!strcmp(name, "--max-iter")) {
+            if (parse_long(name, val, 1, LLONG_MAX / 2, &l, err) != 0)
+                return -1;
+            o->max_iter = l;
+        } else if (!strcmp(name, "--seed")) {
+            char *end;
+            errno = 0;
+            unsigned long long s = strtoull(val, &end, 10);
+            if (end == val || *end != '\0' || errno == ERANGE || val[0] == '-')
+                return cg_fail(err, "--seed '%s': give a non-negative whole number", val);
+            o->seed = s;
+        }
+    }
+    if (o->history && o->max_iter > 10000000)
+        return cg_fail(err, "--history keeps every iteration's residual: give --max-iter up "
+                       "to 10000000 with it");
+    if (!o->help && o->source == CG_SRC_NONE)
+        return cg_fail(err, "no matrix: give --matrix FILE.mtx, --poisson1d N, --poisson2d N "
+                       "or --poisson3d N");
+    return 0;
+}
