@@ -176,8 +176,24 @@ check-valgrind-openshmem: libs $(VALGRIND_LATER)
 	@scripts/run-suites.sh helgrind $(VALGRIND_LATER)
 	@scripts/run-suites.sh drd $(VALGRIND_LATER)
 
+# The process backend (docs/pgas.md, "The process backend"): the suites that start jobs of
+# several PEs and whose PE bodies report through tests/support/pe_check (whose failure table
+# is shared memory) run again with SHMEMU_BACKEND=process, then tests/check-process-backend.sh
+# (programs built with shmemu-cc, the MD app against the threads backend, kill tests). The
+# suites left out, and why, are listed in docs/pgas.md.
+PROCESS_SUITES := test_amo test_backend test_coll test_heap test_rma test_signal test_team \
+                  test_shmem test_shmem_deprecated test_shmem_fixes test_shmem_types test_shmemx \
+                  test_misuse test_strict_device test_hang test_env test_emu_launch \
+                  test_cuda_launch test_md_par test_md_direct26 test_md_io test_md_dd test_md_bugs
+PROCESS_BIN    := $(addprefix $(BUILD)/tests/,$(PROCESS_SUITES))
+
+.PHONY: test-process
+test-process: libs $(PROCESS_BIN) $(MD_BIN)
+	@SHMEMU_BACKEND=process scripts/run-suites.sh "" $(PROCESS_BIN)
+	@BUILD=$(BUILD) tests/check-process-backend.sh
+
 # Everything the README's test command runs.
-check: test check-asan check-tsan check-helgrind check-drd check-tools
+check: test test-process check-asan check-tsan check-helgrind check-drd check-tools
 
 check-tools:
 	@scripts/check-tools.sh
