@@ -12,6 +12,9 @@
 #   - a PE that exits with a status, calls exit(0) between init and finalize (PE 0's
 #     included), or is stopped by the runtime ends the job with a message; exit(0) after
 #     finalize is a normal end, with every PE's output;
+#   - the checking mode (SHMEMU_CHECK_NBI=1) reorders delivery across PE processes: a put
+#     not completed before the flag is read stale on the same seeds as on the threads
+#     backend, and the corrected program never;
 #   - the hang report on this backend lists every PE's wait;
 #   - misuse: an unknown backend, and the deterministic scheduler, are refused with messages.
 # BUILD names the build folder (default build). Ends with "N passed, N failed".
@@ -31,7 +34,7 @@ export TMPDIR="$tmp/tmpdir"
 mkdir -p "$TMPDIR"
 make -s BUILD="$build" libs "$md" >/dev/null || { echo "FAIL: make BUILD=$build libs $md"; exit 1; }
 cc() { SHMEMU_BUILD="$root/$build" "$root/bin/shmemu-cc" "$@"; }
-for p in symmetric busy ending; do
+for p in symmetric busy ending nbi_flag; do
     cc -g -O1 -o "$tmp/$p" "tests/process/$p.c" || { echo "FAIL: shmemu-cc $p.c"; exit 1; }
 done
 run() { "$root/bin/shmemu-run" --backend process "$@"; }
@@ -73,6 +76,28 @@ if [ $? = 0 ] && grep -q "parallel checksums identical at every step" <<<"$out";
     ok "shmemu-md --check on 8 PE processes: the serial reference at every step"
 else
     bad "shmemu-md --check on 8 PE processes" "$out"
+fi
+
+# ---- the checking mode: delivery reordering across processes ---------------------------
+# The same seed makes the same delivery decisions on both backends (they are per thread), so
+# the missing quiet is caught on the same seeds, and the correct program on none.
+stale_seeds() { # backend mode
+    local seeds="" s out
+    for s in 1 2 3 4 5 6 7 8; do
+        out=$(SHMEMU_CHECK_NBI=1 SHMEMU_CHECK_SEED=$s "$root/bin/shmemu-run" --backend "$1" -n 2 \
+              "$tmp/nbi_flag" "$2" 2>&1)
+        grep -q "PE 1: stale" <<<"$out" && seeds="$seeds $s"
+        grep -q "PE 1: \(stale\|fresh\)" <<<"$out" || seeds="$seeds error($s)"
+    done
+    echo "${seeds# }"
+}
+bug_threads=$(stale_seeds threads noquiet)
+bug_process=$(stale_seeds process noquiet)
+fixed_process=$(stale_seeds process quiet)
+if [ -n "$bug_process" ] && [ "$bug_process" = "$bug_threads" ] && [ -z "$fixed_process" ]; then
+    ok "SHMEMU_CHECK_NBI=1 on PE processes: the missing quiet reads stale data on seeds $bug_process (as on threads), the fixed program never"
+else
+    bad "SHMEMU_CHECK_NBI=1 on PE processes: stale seeds: process '$bug_process', threads '$bug_threads', fixed '$fixed_process'"
 fi
 
 # ---- SIGKILL at random points ----------------------------------------------------------
