@@ -21,6 +21,7 @@
 #include "par.h"
 #include "sim.h"
 #include "util.h"
+#include "shmemu/pgas.h"
 
 typedef struct out_ctx {
     const md_options *o;
@@ -213,8 +214,9 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
            o->par.nstlist, o->par.dt, o->par.steps, o->par.shift ? "yes" : "no");
     static const char *halo_name[] = {"fused", "pulse", "serial", "host", "direct26"};
     static const char *tr_name[] = {"auto", "direct", "signal"};
-    printf("# decomposition %dx%dx%d (%d PE threads, halo %s, transport %s), pulses x %d y %d "
-           "z %d, order %c%c%c\n", g.n[0], g.n[1], g.n[2], o->dd.pes, halo_name[o->halo],
+    const char *pe_kind = strcmp(shmemu_backend_name(), "process") == 0 ? "processes" : "threads";
+    printf("# decomposition %dx%dx%d (%d PE %s, halo %s, transport %s), pulses x %d y %d "
+           "z %d, order %c%c%c\n", g.n[0], g.n[1], g.n[2], o->dd.pes, pe_kind, halo_name[o->halo],
            tr_name[o->transport], g.npulse[0], g.npulse[1], g.npulse[2],
            "xyz"[o->dd.order[0]], "xyz"[o->dd.order[1]], "xyz"[o->dd.order[2]]);
     md_grid_free(&g);
@@ -256,10 +258,10 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
     }
     if (done > 0)
         fprintf(stderr, "shmemu-md: %ld steps in %.3f s (setup %.3f s): %.4g atom-steps/s "
-                "(%d PE threads, halo %s; %d pulse routes direct, %d put-signal on PE 0; %d "
+                "(%d PE %s, halo %s; %d pulse routes direct, %d put-signal on PE 0; %d "
                 "with bulk copies)\n",
                 done, res.seconds, res.setup_seconds,
-                (double)sys->atoms.n * (double)done / res.seconds, o->dd.pes,
+                (double)sys->atoms.n * (double)done / res.seconds, o->dd.pes, pe_kind,
                 halo_name[o->halo], res.direct_pulses, res.signal_pulses, res.bulk_pulses);
     if (o->graph && status == 0)
         fprintf(stderr, "shmemu-md: --graph: %ld steps launched as CUDA graphs on PE 0 (%ld "

@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "shmemu/env.h"
+#include "shmemu/pgas.h"
 
 const pgas_backend *const pgas_backends[] = {
     &pgas_backend_threads,
@@ -49,3 +50,5 @@ const pgas_backend *pgas_backend_for_new_job(void)
     fprintf(stderr, "\n");
     exit(2);
 }
+
+const char *shmemu_backend_name(void) { return pgas_backend_for_new_job()->name; }

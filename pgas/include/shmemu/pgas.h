@@ -62,10 +62,21 @@ int shmemu_strict_device_default(int on);
 
 /* ---- starting PEs -------------------------------------------------------------------- */
 
-/* Runs fn(arg) on n_pes PE threads of a new job and waits for all of them. Each PE calls
+/* Runs fn(arg) on n_pes PEs of a new job and waits for all of them. Each PE calls
  * nvshmem_init() (or shmem_init()) itself. Returns 0 when every PE returned 0, otherwise the
- * first non-zero return value in PE order. A job cannot be started from inside a PE. */
+ * first non-zero return value in PE order. A job cannot be started from inside a PE.
+ *
+ * The PEs are threads of this process on the threads backend (the default). On the process
+ * backend (SHMEMU_BACKEND=process; docs/pgas.md, "The process backend") PE 0 is a thread of
+ * this process and PEs 1..N-1 are processes forked from it: what PE 0 writes reaches the
+ * caller, what the others write to memory outside the symmetric heap does not (share it
+ * through the heap, as the MD app gathers its results on PE 0). This process must not run
+ * other threads when such a job starts. */
 int shmemu_launch(int n_pes, int (*fn)(void *arg), void *arg);
+
+/* The backend a job started now runs on: "threads" or "process" (SHMEMU_BACKEND). Exits with
+ * a message when SHMEMU_BACKEND names no backend. */
+const char *shmemu_backend_name(void);
 
 /* Runs main_fn(argc, argv, envp) as the main of each of n_pes PE threads; used by the main()
  * that bin/shmemu-cc links in. Returns like shmemu_launch. */
