@@ -17,6 +17,9 @@
 #                    CPU emulator's default run
 #   GPU_CHECK_LOG    folder for every run's output (default: gpu-check-logs)
 #   GPU_CHECK_TIMEOUT seconds per run (default 180)
+#   GPU_CHECK_LAUNCHER  fork (default: the program forks one process per PE and bootstraps
+#                    NVSHMEM with a unique id) or mpirun (every PE an MPI rank of
+#                    `mpirun -np PES`, NVSHMEM's MPI bootstrap; md/cuda/launch_mpi.cu)
 # Prints MATCH or MISMATCH per configuration and a summary; exits 1 on any mismatch or
 # failed run, 2 when there is no GPU (NOT RUN).
 set -u
@@ -28,6 +31,17 @@ TMO=${GPU_CHECK_TIMEOUT:-180}
 ORACLE=${GPU_CHECK_ORACLE:-1}
 HALOS=${GPU_CHECK_HALOS:-fused pulse host}
 GARGS=${GPU_CHECK_GPU_ARGS:-}
+LAUNCHER=${GPU_CHECK_LAUNCHER:-fork}
+case "$LAUNCHER" in
+    fork|mpirun) ;;
+    *) echo "gpu-check: GPU_CHECK_LAUNCHER=$LAUNCHER: use fork or mpirun" >&2; exit 2 ;;
+esac
+# What starts the GPU program for $1 PEs: nothing (it forks them), or mpirun.
+launch() {
+    if [ "$LAUNCHER" = mpirun ]; then
+        echo "mpirun --allow-run-as-root --oversubscribe -np $1"
+    fi
+}
 export NVSHMEM_DISABLE_NVLS=1   # never NVLink multicast (shared hosts)
 [ -n "${NVSHMEM_LIB:-}" ] && export LD_LIBRARY_PATH="$NVSHMEM_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 mkdir -p "$LOG"
@@ -43,7 +57,7 @@ if [ -z "${GPU_CHECK_PES:-}" ]; then
     [ "$ngpu" -ge 4 ] && GPU_CHECK_PES="1 2 4"
 fi
 dev=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-echo "gpu-check: $(date -u '+%Y-%m-%d %H:%M UTC'), $ngpu x $dev, input: $ARGS${GARGS:+ (GPU only: $GARGS)}"
+echo "gpu-check: $(date -u '+%Y-%m-%d %H:%M UTC'), $ngpu x $dev, launcher $LAUNCHER, input: $ARGS${GARGS:+ (GPU only: $GARGS)}"
 
 # "step checksum" of every thermo line (not comments, not the final 'checksum' line).
 thermo() { grep -v '^#' "$1" | grep -v '^checksum' | awk 'NF > 2 { print $1, $NF }'; }
@@ -58,8 +72,8 @@ for pes in $GPU_CHECK_PES; do
             "$CPU_MD" $ARGS --pes "$pes" --halo "$halo" --transport "$tr" >"$cpu" 2>"$cpu.err"
             crc=$?
             t0=$(date +%s.%N)
-            timeout "$TMO" "$GPU_MD" $ARGS $GARGS --pes "$pes" --halo "$halo" --transport "$tr" \
-                >"$gpu" 2>"$gpu.err"
+            timeout "$TMO" $(launch "$pes") "$GPU_MD" $ARGS $GARGS --pes "$pes" --halo "$halo" \
+                --transport "$tr" >"$gpu" 2>"$gpu.err"
             grc=$?
             t1=$(date +%s.%N)
             secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
@@ -82,8 +96,8 @@ for pes in $GPU_CHECK_PES; do
                 fail=1
             fi
             if [ "$ORACLE" = 1 ] && [ "$pes" -gt 1 ]; then
-                timeout "$TMO" "$GPU_MD" $ARGS $GARGS --pes "$pes" --halo "$halo" \
-                    --transport "$tr" --check >"$gpu.check" 2>"$gpu.check.err"
+                timeout "$TMO" $(launch "$pes") "$GPU_MD" $ARGS $GARGS --pes "$pes" \
+                    --halo "$halo" --transport "$tr" --check >"$gpu.check" 2>"$gpu.check.err"
                 orc=$?
                 line=$(grep '^# check:' "$gpu.check")
                 if [ $orc -eq 0 ] && [ -n "$line" ]; then

@@ -16,6 +16,9 @@
  *   - NVLink multicast stays off (NVSHMEM_DISABLE_NVLS=1, set before initialization).
  * Returns 0 when every PE returned 0, else the first non-zero status in PE order (a child
  * killed by a signal counts as 128 + the signal).
+ *
+ * Under mpirun (an Open MPI, PMIx or PMI rank in the environment) nothing is forked: every
+ * rank is one PE and NVSHMEM bootstraps through MPI (launch_mpi.cu).
  */
 #include <errno.h>
 #include <signal.h>
@@ -30,7 +33,19 @@
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
+#include "md/cuda/launch.h"
 #include "shmemu/pgas.h"
+
+int md_cuda_mpirun_rank(void)
+{
+    static const char *const names[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const char *v = getenv(names[i]);
+        if (v != NULL && v[0] != '\0')
+            return atoi(v);
+    }
+    return -1;
+}
 
 /* Selects the PE's GPU and initializes NVSHMEM with the shared id. Returns 0 or 1. */
 static int md_cuda_pe_start(int rank, int n_pes, nvshmemx_uniqueid_t *id)
@@ -69,7 +84,7 @@ static int md_cuda_pe_start(int rank, int n_pes, nvshmemx_uniqueid_t *id)
 }
 
 /* Runs fn on this process's PE; reports a CUDA error left behind. */
-static int md_cuda_pe_run(int rank, int (*fn)(void *), void *arg)
+int md_cuda_pe_run(int rank, int (*fn)(void *), void *arg)
 {
     int rc = fn(arg);
     cudaError_t e = cudaDeviceSynchronize();
@@ -114,11 +129,25 @@ static int md_cuda_write_all(int fd, const void *buf, size_t bytes)
     return 0;
 }
 
+/* Every PE of the CUDA build is a process (forked here, or an MPI rank). */
+extern "C" const char *shmemu_backend_name(void) { return "process"; }
+
 extern "C" int shmemu_launch(int n_pes, int (*fn)(void *arg), void *arg)
 {
     if (n_pes < 1) {
         fprintf(stderr, "shmemu-md (CUDA): %d PEs: need at least 1\n", n_pes);
         return 1;
+    }
+    if (md_cuda_mpirun_rank() >= 0) { /* every rank is one PE (launch_mpi.cu) */
+#ifdef SHMEMU_WITH_MPI
+        return md_cuda_launch_mpi(n_pes, fn, arg);
+#else
+        fprintf(stderr, "shmemu-md (CUDA): started by mpirun, but built without MPI (no mpicxx "
+                "when it was built): rebuild with Open MPI's mpicxx on PATH (Debian: apt-get "
+                "install libopenmpi-dev), or start it without mpirun: it forks one process per "
+                "PE itself\n");
+        return 1;
+#endif
     }
     setenv("NVSHMEM_DISABLE_NVLS", "1", 1); /* never NVLink multicast (shared hosts) */
     fflush(stdout);
