@@ -7,7 +7,9 @@
 #                    device code too) and the parallel driver (par.c, par_setup.c) compile
 #                    with nvcc as CUDA C++ (md/cuda/prelude.h says how); every other md
 #                    object is the CPU build's (gcc); md/cuda/launch.cu starts one process
-#                    per GPU (NVSHMEM unique-id bootstrap). No emulator, no libshmemu.
+#                    per GPU (NVSHMEM unique-id bootstrap), or, started by mpirun, runs one
+#                    PE per rank (md/cuda/launch_mpi.cu, NVSHMEM's MPI bootstrap; built
+#                    where mpicxx is found). No emulator, no libshmemu.
 #   make cuda-compile  compiles (no link) the same sources with nvcc against the real NVSHMEM
 #                    when found, else against md/cuda/decl (declarations of the NVSHMEM calls
 #                    md makes, not NVSHMEM): where nvcc is, `make` does this, so a change
@@ -44,6 +46,15 @@ CUDA_MD_SRC  := md/src/par.c md/src/par_setup.c md/src/par_timing.c md/src/par_h
                 md/src/par_graph.c md/src/par_stats.c md/src/force.c \
                 $(wildcard md/src/kernels/*.c)
 CUDA_MD_OBJ  := $(CUDA_MD_SRC:%.c=$(CUDA_DIR)/%.o) $(CUDA_DIR)/md/cuda/launch.o
+# Started by mpirun, every rank is a PE bootstrapped through MPI (md/cuda/launch_mpi.cu),
+# where Open MPI's mpicxx is found: its include and library flags, the ones nvcc takes.
+MPICXX       ?= mpicxx
+MPI_CXX_PATH := $(shell command -v $(MPICXX) 2>/dev/null)
+ifneq ($(MPI_CXX_PATH),)
+CUDA_MPI_CFLAGS := -DSHMEMU_WITH_MPI $(filter -I% -D%,$(shell $(MPICXX) --showme:compile 2>/dev/null))
+CUDA_MPI_LIBS   := $(filter -L% -l%,$(shell $(MPICXX) --showme:link 2>/dev/null))
+CUDA_MD_OBJ     += $(CUDA_DIR)/md/cuda/launch_mpi.o
+endif
 # The CPU build's objects for everything else (they hold no emulator call), and the planted-
 # bug catalogue (pgas/src/bugs.c: plain C; main.c lists it; every plant is off under nvcc).
 CUDA_HOST_OBJ := $(filter-out $(CUDA_MD_SRC:%.c=$(BUILD)/%.o),$(MD_OBJ)) $(MD_MAIN_OBJ) \
@@ -94,10 +105,11 @@ $(CUDA_DECL_DIR)/%.cu: %.c md/cuda/prelude.h
 	printf '#include "md/cuda/prelude.h"\nextern "C" {\n#include "$(CURDIR)/$<"\n}\n' > $@
 $(CUDA_DECL_DIR)/%.o: $(CUDA_DECL_DIR)/%.cu $(CUDA_MD_DEPS) $(wildcard md/cuda/decl/*.h)
 	$(NVCC) $(NVCC_MD_FLAGS) $(NVCC_MD_INC:-I$(NVSHMEM_INC)=-Imd/cuda/decl) -c $< -o $@
-$(CUDA_DECL_DIR)/md/cuda/launch.o: md/cuda/launch.cu pgas/include/shmemu/pgas.h \
+$(CUDA_DECL_DIR)/md/cuda/%.o: md/cuda/%.cu md/cuda/launch.h pgas/include/shmemu/pgas.h \
                                    $(wildcard md/cuda/decl/*.h)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCC_MD_FLAGS) $(NVCC_MD_INC:-I$(NVSHMEM_INC)=-Imd/cuda/decl) -c $< -o $@
+	$(NVCC) $(NVCC_MD_FLAGS) $(CUDA_MPI_CFLAGS) $(NVCC_MD_INC:-I$(NVSHMEM_INC)=-Imd/cuda/decl) \
+	    -c $< -o $@
 endif
 
 ifeq ($(CUDA_MISSING),)
@@ -111,9 +123,9 @@ $(CUDA_DIR)/%.cu: %.c md/cuda/prelude.h
 $(CUDA_DIR)/%.o: $(CUDA_DIR)/%.cu $(CUDA_MD_DEPS)
 	$(NVCC) $(NVCC_MD_FLAGS) $(NVCC_MD_INC) -c $< -o $@
 
-$(CUDA_DIR)/md/cuda/launch.o: md/cuda/launch.cu pgas/include/shmemu/pgas.h
+$(CUDA_DIR)/md/cuda/%.o: md/cuda/%.cu md/cuda/launch.h pgas/include/shmemu/pgas.h
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCC_MD_FLAGS) $(NVCC_MD_INC) -c $< -o $@
+	$(NVCC) $(NVCC_MD_FLAGS) $(CUDA_MPI_CFLAGS) $(NVCC_MD_INC) -c $< -o $@
 
 # The wheel ships libnvshmem_host.so.N only: link through a folder of plain names.
 $(CUDA_DIR)/nvshmem-lib/.linked: $(NVSHMEM_HOST_SO) $(NVSHMEM_DEV_A)
@@ -125,7 +137,8 @@ $(CUDA_DIR)/nvshmem-lib/.linked: $(NVSHMEM_HOST_SO) $(NVSHMEM_DEV_A)
 $(CUDA_MD_BIN): $(CUDA_MD_OBJ) $(CUDA_HOST_OBJ) $(CUDA_DIR)/nvshmem-lib/.linked
 	$(NVCC) -arch=sm_90 -rdc=true -o $@ $(CUDA_MD_OBJ) $(CUDA_HOST_OBJ) \
 	    -L$(CUDA_DIR)/nvshmem-lib -lnvshmem_host -lnvshmem_device \
-	    -Xlinker -rpath=$(NVSHMEM_LIB) -L$(CUDA_HOME)/lib64/stubs -lcuda -lm -lpthread
+	    -Xlinker -rpath=$(NVSHMEM_LIB) -L$(CUDA_HOME)/lib64/stubs -lcuda $(CUDA_MPI_LIBS) -lm \
+	    -lpthread
 
 gpu-check: $(CUDA_MD_BIN) $(GPU_CHECK_CPU)
 	NVSHMEM_LIB=$(NVSHMEM_LIB) scripts/gpu-check.sh $(CUDA_MD_BIN) $(GPU_CHECK_CPU)
