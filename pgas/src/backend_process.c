@@ -46,10 +46,12 @@
 #include "backend.h"
 #include "backend_threads.h"
 #include "nvshmem.h"
+#include "shmemu/env.h"
 
-/* How much address space the job's shared records may take (reserved, not committed: a
- * thread record is a few KiB, and only what is written costs memory). */
-#define RECORDS_BYTES ((size_t)256 << 20)
+/* How much address space the job's shared records may take, SHMEMU_JOB_RECORDS_MB
+ * (reserved, not committed: a thread record is a few KiB, and only what is written costs
+ * memory). */
+#define RECORDS_MB_DEFAULT 256
 /* How often the launching thread looks at the PE processes. */
 #define WATCH_NS 5000000L
 
@@ -70,7 +72,8 @@ const pgas_backend pgas_backend_process = {
 void pgas_process_job_begin(void)
 {
     char err[256];
-    if (pgas_job_memory_share(RECORDS_BYTES, err, sizeof err) != 0) {
+    size_t mb = (size_t)shmemu_env_int("SHMEMU_JOB_RECORDS_MB", 16, 1 << 20, RECORDS_MB_DEFAULT);
+    if (pgas_job_memory_share(mb << 20, err, sizeof err) != 0) {
         fprintf(stderr, "shmemu: SHMEMU_BACKEND=process: %s\n", err);
         exit(2);
     }

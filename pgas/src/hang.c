@@ -17,7 +17,6 @@
 
 #include "internal.h"
 
-static _Atomic int hang_reported;
 
 bool pgas_thread_wait_info(const pgas_thread *t, pgas_wait_info *info)
 {
@@ -36,7 +35,9 @@ bool pgas_thread_wait_info(const pgas_thread *t, pgas_wait_info *info)
 
 _Noreturn void pgas_hang_report(pgas_world *world, const pgas_thread *reporter)
 {
-    if (atomic_exchange(&hang_reported, 1) != 0) {
+    /* One report per job: in the job's records, which the process backend's PE processes
+     * share, so that two PE processes timing out together do not both report. */
+    if (atomic_exchange(&world->hang_reported, 1) != 0) {
         for (;;)
             pause(); /* another waiter is already reporting */
     }

@@ -419,6 +419,7 @@ typedef struct pgas_world {
     /* The bounds check's granule maps of the PEs' heaps (heap_objects.c), one after the
      * other, or NULL when the check is off. */
     _Atomic uint32_t *heap_maps;
+    _Atomic int hang_reported; /* a hang report has started (hang.c): one per job */
 } pgas_world;
 
 /* Strict mode (SHMEMU_STRICT_DEVICE, device_only.c): fails, naming the call, when t is a PE's
