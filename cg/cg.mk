@@ -1,16 +1,17 @@
 # cg/cg.mk: the conjugate-gradient app (paper 002; docs/cg.md). Included by the top Makefile
 # (after its generic rules), as md/md.mk is:
-#   $(CG_LIB)   $(BUILD)/lib/libshmemu_cg.a  every cg/src/*.c except main.c
+#   $(CG_LIB)   $(BUILD)/lib/libshmemu_cg.a  every cg/src/*.c except main.c, and the
+#               kernels cg/src/kernels/*.c (kernel dialect, shmemu/kernel.h)
 #   $(CG_BIN)   bin/shmemu-cg (plain build) or $(BUILD)/bin/shmemu-cg
 #   cg tests    $(BUILD)/tests/test_cg_*: linked with libshmemu_cg.a
 #   make cg        the library, the program and the cg tests
 #   make cg-test   builds and runs the cg suites alone
 #
-# Serial so far: nothing of it calls the runtime, so neither the program nor its tests link
-# libshmemu.a (the emulated solvers will). Rule choice as in md/md.mk: for
+# The parallel solvers (par.c, kernels/) run on pgas and emu: the program and the tests link
+# libshmemu.a after the cg library. Rule choice as in md/md.mk: for
 # $(BUILD)/tests/test_cg_foo this file's pattern has the shorter stem, so make takes it.
 
-CG_SRC      := $(filter-out cg/src/main.c,$(wildcard cg/src/*.c))
+CG_SRC      := $(filter-out cg/src/main.c,$(wildcard cg/src/*.c)) $(wildcard cg/src/kernels/*.c)
 CG_OBJ      := $(CG_SRC:%.c=$(BUILD)/%.o)
 CG_MAIN_OBJ := $(BUILD)/cg/src/main.o
 CG_LIB      := $(BUILD)/lib/libshmemu_cg.a
@@ -30,18 +31,18 @@ $(CG_LIB): $(CG_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(CG_BIN): $(CG_MAIN_OBJ) $(CG_LIB)
+$(CG_BIN): $(CG_MAIN_OBJ) $(CG_LIB) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(CG_LIB) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(CG_LIB) $(LIB_A) $(LDLIBS)
 
 # Tests see cg's internal headers too, and find their data files (tests/cg_data) and the
 # plain build's bin/ by absolute path, wherever they are run from.
 $(BUILD)/tests/test_cg_%.o: CPPFLAGS += -Icg/include -Icg/src \
     -DCG_TEST_DATA_DIR='"$(CURDIR)/tests/cg_data"' -DCG_TEST_ROOT='"$(CURDIR)"'
 
-$(BUILD)/tests/test_cg_%: $(BUILD)/tests/test_cg_%.o $(CG_LIB)
+$(BUILD)/tests/test_cg_%: $(BUILD)/tests/test_cg_%.o $(CG_LIB) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(CG_LIB) -lcmocka $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(CG_LIB) $(LIB_A) -lcmocka $(LDLIBS)
 
 # test_cg_cli runs the program (its own build's, or bin/'s in the plain build).
 $(BUILD)/tests/test_cg_cli: | $(CG_BIN)

@@ -37,9 +37,10 @@ FUZZ_MD_SRC := $(filter-out md/src/main.c md/src/main_par.c md/src/check.c \
                             $(wildcard md/src/par.c md/src/par_*.c),$(wildcard md/src/*.c))
 FUZZ_RT_LIB := $(FUZZ_BUILD)/lib/libshmemu_fuzz.a
 FUZZ_MD_LIB := $(FUZZ_BUILD)/lib/libshmemu_md_fuzz.a
-# The CG app (cg/): serial so far, it links nothing of the runtime (its reader, the plan and
-# the solver that fuzz_cg_mtx runs on what it accepts).
-FUZZ_CG_SRC := $(filter-out cg/src/main.c,$(wildcard cg/src/*.c))
+# The CG app (cg/) without its parallel driver (par.c, kernels/): it links nothing of the
+# runtime (its reader, the plan and the serial solver that fuzz_cg_mtx runs on what it
+# accepts).
+FUZZ_CG_SRC := $(filter-out cg/src/main.c cg/src/par.c,$(wildcard cg/src/*.c))
 FUZZ_CG_LIB := $(FUZZ_BUILD)/lib/libshmemu_cg_fuzz.a
 
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-crashes

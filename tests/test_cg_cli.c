@@ -4,7 +4,7 @@
  * error), deterministic standard output, the checksum equal to the library's, exit status
  * 0 converged / 1 not converged or breakdown / 2 bad option or input, each refusal naming
  * the option or file (and line) and what to do; solvers and options of the issue that are
- * not built yet refused by name.
+ * not built yet refused by name; --solver cg-mono --pes N printing serial's lines.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -136,6 +136,44 @@ static void test_output(void **state)
     assert_int_equal(lines, atoi(it + 12) + 1);
 }
 
+/* The output lines without the '#' ones (the header names the solver). */
+static void strip_comments(const char *in, char *out, size_t size)
+{
+    size_t o = 0;
+    for (const char *p = in; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        if (*p != '#' && o + len < size) {
+            memcpy(out + o, p, len);
+            o += len;
+        }
+        p += len;
+    }
+    out[o] = '\0';
+}
+
+/* --solver cg-mono prints the serial solver's lines, bit for bit, at any --pes. */
+static void test_mono_prints_serial_lines(void **state)
+{
+    (void)state;
+    static prog_result r;
+    static char want[16384], got[16384];
+    char path[1024];
+    snprintf(path, sizeof path, "%s/spd40.mtx", CG_TEST_DATA_DIR);
+    const char *serial[] = {"--matrix", path, "--history", NULL};
+    run(&r, serial);
+    expect(&r, 0, NULL);
+    strip_comments(r.out, want, sizeof want);
+    assert_non_null(strstr(want, "iterations 21 residual "));
+    const char *mono[] = {"--matrix", path, "--history", "--solver", "cg-mono", "--pes", "3",
+                          NULL};
+    run(&r, mono);
+    expect(&r, 0, NULL);
+    assert_non_null(strstr(r.out, "# solver cg-mono, pes 3"));
+    strip_comments(r.out, got, sizeof got);
+    assert_string_equal(got, want);
+}
+
 /* The printed checksum is the library's (read, manufacture, solve, checksum). */
 static void test_checksum_matches_library(void **state)
 {
@@ -169,8 +207,6 @@ static void test_refusals(void **state)
     RUN(&r, "--poisson1d", "100", "--max-iter", "5");
     expect(&r, 1, "not converged: residual");
     last_checksum(&r); /* still printed */
-    RUN(&r, "--poisson1d", "10", "--solver", "cg-mono");
-    expect(&r, 2, "--solver cg-mono is not built yet; the one built is serial");
     RUN(&r, "--poisson1d", "10", "--solver", "pcg-mono");
     expect(&r, 2, "not built yet");
     RUN(&r, "--poisson1d", "10", "--solver", "cg-host");
@@ -178,7 +214,13 @@ static void test_refusals(void **state)
     RUN(&r, "--poisson1d", "10", "--solver", "fast");
     expect(&r, 2, "--solver 'fast': give serial");
     RUN(&r, "--poisson1d", "10", "--pes", "4");
-    expect(&r, 2, "--pes is an option of the parallel solvers");
+    expect(&r, 2, "--pes: the serial solver runs on one PE");
+    RUN(&r, "--poisson1d", "10", "--solver", "cg-mono", "--pes", "0");
+    expect(&r, 2, "--pes '0': give a whole number from 1 to 64");
+    RUN(&r, "--poisson1d", "10", "--solver", "cg-mono", "--pes", "20");
+    expect(&r, 2, "--pes 20: give 1 to 10");
+    RUN(&r, "--poisson1d", "10", "--solver", "cg-mono", "--blocks", "0");
+    expect(&r, 2, "--blocks '0'");
     RUN(&r, "--poisson1d", "10", "--partition", "metis");
     expect(&r, 2, "not built yet");
     RUN(&r, "--bogus");
@@ -241,6 +283,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_output),
         cmocka_unit_test(test_checksum_matches_library),
+        cmocka_unit_test(test_mono_prints_serial_lines),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_files),
     };

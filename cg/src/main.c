@@ -1,5 +1,6 @@
 /*
- * main.c: bin/shmemu-cg, the CG app's command line (options.c) around the serial solver.
+ * main.c: bin/shmemu-cg, the CG app's command line (options.c) around the serial solver and
+ * the parallel ones (cg/par.h: --solver cg-mono, --pes N).
  * Standard output is deterministic (header, result line, checksum last); time and the
  * FLOP/byte model's rates go to standard error. Exit status: 0 converged, 1 not converged
  * or breakdown, 2 bad option or input.
@@ -12,6 +13,7 @@
 #include <time.h>
 
 #include "cg/matrix.h"
+#include "cg/par.h"
 #include "cg/solve.h"
 #include "cg/xsum.h"
 #include "options.h"
@@ -95,11 +97,28 @@ int main(int argc, char **argv)
     cg_manufactured(xstar, a.n, o.seed);
     cg_spmv(&a, xstar, b);
     printf("# shmemu-cg: matrix %s: %d rows, %" PRId64 " entries\n", what, a.n, a.nnz);
-    printf("# solver serial, seed %" PRIu64 ", tol %g, max-iter %lld\n", o.seed, o.tol,
-           o.max_iter);
+    if (o.solver == CG_SOLVER_SERIAL)
+        printf("# solver serial, seed %" PRIu64 ", tol %g, max-iter %lld\n", o.seed, o.tol,
+               o.max_iter);
+    else
+        printf("# solver cg-mono, pes %d, seed %" PRIu64 ", tol %g, max-iter %lld\n", o.pes,
+               o.seed, o.tol, o.max_iter);
     cg_result res;
     double t0 = now_s();
-    cg_solve_serial(&a, b, x, o.tol, o.max_iter, hist, &res);
+    if (o.solver == CG_SOLVER_SERIAL) {
+        cg_solve_serial(&a, b, x, o.tol, o.max_iter, hist, &res);
+    } else {
+        cg_par_opts po = {o.solver, o.pes, o.blocks, o.threads};
+        if (cg_solve_par(&a, b, x, o.tol, o.max_iter, &po, hist, &res, &err) != 0) {
+            fprintf(stderr, "shmemu-cg: %s\n", err.msg);
+            free(hist);
+            free(x);
+            free(b);
+            free(xstar);
+            cg_csr_free(&a);
+            return 2;
+        }
+    }
     double t_solve = now_s() - t0;
     if (hist)
         for (int64_t k = 0; k <= res.iterations; k++)

@@ -30,8 +30,13 @@ void cg_options_usage(FILE *f)
         "  --poisson2d N         2-D 5-point Poisson on an N x N grid\n"
         "  --poisson3d N         3-D 7-point Poisson on an N x N x N grid\n"
         "solver:\n"
-        "  --solver serial       the plain reference (default; the only one built so far:\n"
-        "                        cg-host, cg-mono and pcg-mono are not built yet)\n"
+        "  --solver serial       the plain reference (default)\n"
+        "  --solver cg-mono      one cooperative kernel per PE for the whole solve (paper\n"
+        "                        002 Listing 3) on the emulated GPU; bit-identical to serial\n"
+        "                        (cg-host and pcg-mono are not built yet)\n"
+        "  --pes N               PEs (threads of one job) for cg-mono (default 1; up to 64)\n"
+        "  --blocks N            blocks of cg-mono's kernel per PE (default 2; up to 64)\n"
+        "  --threads N           threads per block (default 64; up to 1024)\n"
         "  --tol T               stop when ||r_k|| <= T ||r_0|| (default 1e-8; 0 < T < 1)\n"
         "  --max-iter N          at most N iterations (default 10000)\n"
         "  --seed S              seed of x* (default 1)\n"
@@ -64,6 +69,7 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
     o->tol = 1e-8;
     o->max_iter = 10000;
     o->seed = 1;
+    o->pes = 1;
     const char *source_opt = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -82,10 +88,9 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
         static const char *const flags[] = {"--help", "--history"};
         static const char *const valued[] = {"--matrix", "--poisson1d", "--poisson2d",
                                              "--poisson3d", "--solver", "--tol", "--max-iter",
-                                             "--seed"};
-        /* the options of the parallel solvers, refused until those are built */
-        static const char *const later[] = {"--pes", "--partition", "--reduce",
-                                            "--transport"};
+                                             "--seed", "--pes", "--blocks", "--threads"};
+        /* the options of what is not built yet, refused until it is */
+        static const char *const later[] = {"--partition", "--reduce", "--transport"};
         bool is_flag = false, known = false;
         for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
             is_flag |= strcmp(name, flags[k]) == 0;
@@ -93,9 +98,9 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
             known |= strcmp(name, valued[k]) == 0;
         for (size_t k = 0; k < sizeof later / sizeof *later; k++)
             if (strcmp(name, later[k]) == 0)
-                return cg_fail(err, "%s is an option of the parallel solvers (cg-host, "
-                               "cg-mono, pcg-mono), which are not built yet; the serial "
-                               "solver runs on one PE: leave %s out", name, name);
+                return cg_fail(err, "%s is an option of solvers or partitions that are not "
+                               "built yet (cg-host, pcg-mono, METIS): leave %s out", name,
+                               name);
         if (!is_flag && !known)
             return cg_fail(err, "unknown option '%s'", name);
         if (is_flag) {
@@ -128,12 +133,28 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
                 o->source = name[9] == '1' ? CG_SRC_P1 : name[9] == '2' ? CG_SRC_P2 : CG_SRC_P3;
             }
         } else if (!strcmp(name, "--solver")) {
-            if (!strcmp(val, "cg-host") || !strcmp(val, "cg-mono") || !strcmp(val, "pcg-mono"))
-                return cg_fail(err, "--solver %s is not built yet; the one built is serial "
-                               "(the plain reference): give --solver serial", val);
-            if (strcmp(val, "serial") != 0)
-                return cg_fail(err, "--solver '%s': give serial (cg-host, cg-mono and "
+            if (!strcmp(val, "cg-host") || !strcmp(val, "pcg-mono"))
+                return cg_fail(err, "--solver %s is not built yet; the ones built are serial "
+                               "(the plain reference) and cg-mono", val);
+            if (!strcmp(val, "serial"))
+                o->solver = CG_SOLVER_SERIAL;
+            else if (!strcmp(val, "cg-mono"))
+                o->solver = CG_SOLVER_MONO;
+            else
+                return cg_fail(err, "--solver '%s': give serial or cg-mono (cg-host and "
                                "pcg-mono are not built yet)", val);
+        } else if (!strcmp(name, "--pes")) {
+            if (parse_long(name, val, 1, CG_PAR_MAX_PES, &l, err) != 0)
+                return -1;
+            o->pes = (int)l;
+        } else if (!strcmp(name, "--blocks")) {
+            if (parse_long(name, val, 1, CG_PAR_MAX_BLOCKS, &l, err) != 0)
+                return -1;
+            o->blocks = (int)l;
+        } else if (!strcmp(name, "--threads")) {
+            if (parse_long(name, val, 1, CG_PAR_MAX_THREADS, &l, err) != 0)
+                return -1;
+            o->threads = (int)l;
         } else if (!strcmp(name, "--tol")) {
             char *end;
             errno = 0;
@@ -158,6 +179,10 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
     if (o->history && o->max_iter > 10000000)
         return cg_fail(err, "--history keeps every iteration's residual: give --max-iter up "
                        "to 10000000 with it");
+    if (o->solver == CG_SOLVER_SERIAL && (o->pes > 1 || o->blocks || o->threads))
+        return cg_fail(err, "%s: the serial solver runs on one PE with no kernel: give "
+                       "--solver cg-mono with it, or leave it out",
+                       o->pes > 1 ? "--pes" : o->blocks ? "--blocks" : "--threads");
     if (!o->help && o->source == CG_SRC_NONE)
         return cg_fail(err, "no matrix: give --matrix FILE.mtx, --poisson1d N, --poisson2d N "
                        "or --poisson3d N");

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cg/matrix.h"
+#include "cg/par.h"
 
 typedef enum cg_source { CG_SRC_NONE, CG_SRC_MTX, CG_SRC_P1, CG_SRC_P2, CG_SRC_P3 } cg_source;
 
@@ -21,6 +22,9 @@ typedef struct cg_options {
     double tol;          /* relative residual (default 1e-8) */
     long long max_iter;  /* default 10000 */
     uint64_t seed;       /* manufactured solution (default 1) */
+    cg_solver solver;    /* --solver (default serial) */
+    int pes;             /* --pes N (default 1) */
+    int blocks, threads; /* --blocks, --threads of cg-mono's kernel (0: cg/par.h's defaults) */
 } cg_options;
 
 void cg_options_usage(FILE *f);
