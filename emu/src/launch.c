@@ -269,9 +269,14 @@ void emu_grid_sync(const char *file, int line)
     if (t->tid == 0) {
         uint64_t gen = ++b->grid_syncs;
         const char *token = &L->grid_token[gen & 1];
+        /* the block's puts are delivered (not completed) before it arrives; the last to
+         * arrive counts the sync on the PE before anyone leaves, so that a quiet after the
+         * sync completes them (pgas_emu.h) */
+        pgas_grid_sync_arrive();
         pgas_hb_before(token);
         uint64_t ticket = atomic_fetch_add(&L->grid_arrived, 1) + 1;
         if (ticket == gen * (uint64_t)L->n_blocks) {
+            pgas_grid_sync_release();
             (void)atomic_exchange(&L->grid_generation, gen);
             pgas_wake(&L->grid_generation);
         } else {
@@ -280,6 +285,7 @@ void emu_grid_sync(const char *file, int line)
                             PGAS_RELAXED, "grid_sync");
             pgas_thread_note_site(NULL, NULL, 0);
         }
+        pgas_grid_sync_leave();
         pgas_hb_after(token);
     }
     emu_syncthreads(file, line);

@@ -42,6 +42,7 @@
 #include "backend.h"
 #include "nvshmem.h"
 #include "ordering.h"
+#include "shmemu/internal/pgas_emu.h"
 
 struct pgas_pending {
     int pe;
@@ -160,6 +161,10 @@ static void reuse_arm(pgas_thread *t, pgas_queue *q, const pgas_pending *p)
     atomic_exchange_explicit(&s->to_pe, (uint64_t)p->pe, memory_order_relaxed);
     atomic_exchange_explicit(&s->call, p->call, memory_order_relaxed);
     atomic_exchange_explicit(&s->issuer, t, memory_order_relaxed);
+    atomic_exchange_explicit(&s->grid_mark,
+                             atomic_load_explicit(&t->world->pes[t->pe].grid_syncs,
+                                                  memory_order_relaxed),
+                             memory_order_relaxed);
     atomic_exchange_explicit(&s->armed, 1, memory_order_relaxed);
     for (int k = 0; k < q->n_armed; k++)
         if (q->armed[k] == index)
@@ -214,6 +219,51 @@ static void reuse_complete(pgas_thread *t, pgas_queue *q)
             atomic_exchange_explicit(&s->armed, 0, memory_order_relaxed);
     }
     q->n_armed = 0;
+}
+
+/* Quiet after a grid sync: the puts other threads of the PE delivered before a grid sync
+ * this thread has since left happen before this quiet, which completes them too (NVSHMEM's
+ * quiet completes the PE's operations; a grid sync orders the other blocks' issue before it).
+ * Their sources must not have changed before; a put delivered after that sync is not ordered
+ * before this quiet and stays armed. (A slot its issuer re-arms while this runs may be
+ * disarmed with it: a missed report, never a false one.) */
+static void reuse_complete_synced(pgas_thread *t)
+{
+    const uint64_t seen = t->grid_syncs_seen;
+    if (seen == 0)
+        return;
+    pgas_reuse_slot *table = t->world->pes[t->pe].reuse;
+    for (int i = 0; i < PGAS_REUSE_SLOTS; i++) {
+        pgas_reuse_slot *s = &table[i];
+        if (atomic_load_explicit(&s->armed, memory_order_relaxed) == 0 ||
+            atomic_load_explicit(&s->issuer, memory_order_relaxed) == t ||
+            atomic_load_explicit(&s->grid_mark, memory_order_relaxed) >= seen)
+            continue;
+        reuse_check_slot(t, s, "nvshmem_quiet", "an nvshmem_quiet after a grid sync");
+        atomic_exchange_explicit(&s->armed, 0, memory_order_relaxed);
+    }
+}
+
+void pgas_grid_sync_arrive(void)
+{
+    pgas_thread *t = pgas_current();
+    if (t != NULL)
+        pgas_deliver_all(t);
+}
+
+void pgas_grid_sync_release(void)
+{
+    pgas_thread *t = pgas_current();
+    if (t != NULL)
+        atomic_fetch_add_explicit(&t->world->pes[t->pe].grid_syncs, 1, memory_order_relaxed);
+}
+
+void pgas_grid_sync_leave(void)
+{
+    pgas_thread *t = pgas_current();
+    if (t != NULL)
+        t->grid_syncs_seen =
+            atomic_load_explicit(&t->world->pes[t->pe].grid_syncs, memory_order_relaxed);
 }
 
 /* ---- queue ---------------------------------------------------------------------------- */
@@ -355,6 +405,8 @@ void pgas_quiet(pgas_thread *t)
         deliver_matching(t, q, -1, UINT32_MAX, true);
     if (q->n_armed > 0)
         reuse_complete(t, q);
+    if (q == &t->queue) /* the default context's quiet: the PE's puts */
+        reuse_complete_synced(t);
 }
 
 /* ---- the queues of communication contexts ------------------------------------------- */

@@ -180,6 +180,9 @@ typedef struct pgas_reuse_slot {
     _Atomic uint64_t to_pe;
     _Atomic(const char *) call;
     _Atomic(const struct pgas_thread *) issuer;
+    /* The PE's count of completed grid syncs when the put was delivered: a quiet by another
+     * thread of the PE that passed a later grid sync completes it (delivery.c) */
+    _Atomic uint64_t grid_mark;
 } pgas_reuse_slot;
 
 #define PGAS_PARKED_SLOTS 64
@@ -262,6 +265,9 @@ typedef struct pgas_pe {
     /* For waits on several words of this heap at once (wait_until_any and friends). */
     _Alignas(64) pgas_wake_bucket any_word_bucket;
     pgas_reuse_slot reuse[PGAS_REUSE_SLOTS]; /* checking mode, delivery.c */
+    /* Grid syncs of this PE's cooperative kernels completed so far (pgas_grid_sync_arrive):
+     * what orders one block's puts before another block's quiet. */
+    _Atomic uint64_t grid_syncs;
 } pgas_pe;
 
 /* ---- threads ------------------------------------------------------------------------- */
@@ -358,6 +364,9 @@ struct pgas_thread {
     struct pgas_ctx_queue *ctx_queues;
     size_t n_pending;
     uint64_t rng;
+    /* pes[pe].grid_syncs when this thread last left a grid sync (0: never): its quiet also
+     * completes the puts other threads of the PE delivered before that sync (delivery.c) */
+    uint64_t grid_syncs_seen;
     /* the communication contexts this thread created (shmem_ctx.c), freed with the job */
     struct pgas_ctx *contexts;
     /* deterministic mode: this thread's schedulable entity (sched.c); NULL when

@@ -165,6 +165,16 @@ void pgas_thread_note_call(const char *call);
  * note is per pthread: note it right before the wait, after the call's last fiber switch
  * (the waits keep it for their own fiber across the switches they make). */
 void pgas_thread_note_site(const void *pc, const char *file, int line);
+/* A grid sync (emu's grid_sync, on the block's thread 0). Before arriving, the block's
+ * queued puts are delivered for progress (as a wait about to park delivers them); the last
+ * block to arrive counts the sync on the PE (release) before it lets the others go; leaving,
+ * each block notes the count (leave). From then on a quiet by the block also completes the
+ * puts the other blocks of the PE delivered before the sync: the paper-002 pattern of one
+ * thread's quiet, after a grid sync, on behalf of every block's puts (the sync orders their
+ * issue before the quiet). */
+void pgas_grid_sync_arrive(void);
+void pgas_grid_sync_release(void);
+void pgas_grid_sync_leave(void);
 /* A store the runtime made without pgas_wake (a thread's exit flag): in deterministic mode
  * the waits on those bytes become candidates again, without a switch here. */
 void pgas_sched_note_store(const volatile void *addr, size_t bytes);
