@@ -313,6 +313,9 @@ static double now_s(void)
 
 _Noreturn static void child_main(int (*fn)(void *), void *arg, int err_fd)
 {
+    /* A failure table of its own: the inherited one is shared with the test process, which
+     * must not see the failures a child is expected to have. */
+    table = pe_check_shared_calloc(sizeof *table);
     /* The child must die of its own faults: undo cmocka's handlers, and write no core
      * file (valgrind's vgcore included) for the aborts that the misuse tests expect. */
     static const int sigs[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS, SIGTERM};
