@@ -12,6 +12,10 @@
 # BUILD names the output folder, so sanitizer builds live beside the plain one:
 #   make BUILD=build-tsan SANITIZE=thread   (what `make check-tsan` does)
 
+# The source tree, where the Makefile really is (not a folder of links to it, as
+# scripts/check-doc-commands.py makes): tests are compiled with absolute paths into it.
+ROOT     := $(patsubst %/,%,$(dir $(realpath $(firstword $(MAKEFILE_LIST)))))
+
 CC       ?= gcc
 BUILD    ?= build
 SANITIZE ?=
@@ -312,6 +316,7 @@ help:
 	@echo "make bench-halo-variants  staged against direct26: messages, bytes, time (bench/RESULTS.md)"
 	@echo "make bench-cuda      1024-thread blocks: launch, barrier, shuffle, stacks, a 4-PE job; dialect vs .cu"
 	@echo "make bench-bounds    the symmetric-object bounds check on the put path, off against on (bench/RESULTS.md)"
+	@echo "make bench-backends  threads against process backend: ping-pong, put bandwidth, MD (bench/RESULTS.md)"
 	@echo "make check-valgrind-openshmem  helgrind and DRD on the OpenSHMEM API suites (minutes; not in the test command)"
 	@echo "make fuzz-replay     every fuzz harness over its corpus (docs/fuzzing.md)"
 	@echo "make fuzz FUZZ_SECONDS=N  fuzz every parser N CPU seconds each (default 60)"

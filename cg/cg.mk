@@ -38,7 +38,7 @@ $(CG_BIN): $(CG_MAIN_OBJ) $(CG_LIB) $(LIB_A)
 # Tests see cg's internal headers too, and find their data files (tests/cg_data) and the
 # plain build's bin/ by absolute path, wherever they are run from.
 $(BUILD)/tests/test_cg_%.o: CPPFLAGS += -Icg/include -Icg/src \
-    -DCG_TEST_DATA_DIR='"$(CURDIR)/tests/cg_data"' -DCG_TEST_ROOT='"$(CURDIR)"'
+    -DCG_TEST_DATA_DIR='"$(ROOT)/tests/cg_data"' -DCG_TEST_ROOT='"$(ROOT)"'
 
 $(BUILD)/tests/test_cg_%: $(BUILD)/tests/test_cg_%.o $(CG_LIB) $(LIB_A)
 	@mkdir -p $(dir $@)

@@ -34,7 +34,7 @@ $(MD_BIN): $(MD_MAIN_OBJ) $(MD_LIB) $(LIB_A)
 
 # Tests see md's internal headers (md/src) as well as the public one, and find their data
 # files (tests/md_data) by absolute path, wherever they are run from.
-$(BUILD)/tests/test_md_%.o: CPPFLAGS += -Imd/src -DMD_TEST_DATA_DIR='"$(CURDIR)/tests/md_data"'
+$(BUILD)/tests/test_md_%.o: CPPFLAGS += -Imd/src -DMD_TEST_DATA_DIR='"$(ROOT)/tests/md_data"'
 
 $(BUILD)/tests/test_md_%: $(BUILD)/tests/test_md_%.o $(MD_LIB) $(LIB_A)
 	@mkdir -p $(dir $@)

@@ -8,7 +8,7 @@
 #   make bench-sched        schedules explored per second (bench/sched_explore.sh)
 
 EXPLORE_BIN := $(PROG_DIR)/shmemu-explore
-SCHED_TRACE_DIR := $(CURDIR)/tests/traces
+SCHED_TRACE_DIR := $(ROOT)/tests/traces
 
 .PHONY: sched-traces bench-sched
 
@@ -23,7 +23,7 @@ $(EXPLORE_BIN): $(EXPLORE_OBJ) $(LIB_A)
 
 # The suites find the explorer and the traces by absolute path.
 $(BUILD)/tests/test_sched.o $(BUILD)/tests/test_sched_md.o: CPPFLAGS += -Imd/src -DSCHED_TRACE_DIR='"$(SCHED_TRACE_DIR)"' \
-    -DSCHED_EXPLORE_BIN='"$(CURDIR)/$(EXPLORE_BIN)"'
+    -DSCHED_EXPLORE_BIN='"$(ROOT)/$(EXPLORE_BIN)"'
 $(BUILD)/tests/test_sched: | $(EXPLORE_BIN)
 
 # (md/md.mk is included after this file: its names are spelled out in prerequisites)
