@@ -10,6 +10,10 @@
 #   make bench-cuda            the emulator's costs for 1024-thread blocks, the same kernels in
 #                              the dialect (emu_costs) and as .cu through bin/shmemu-nvcc
 #                              (cuda_costs), side by side (bench/cuda_costs.sh)
+#   make bench-backends        the PE backends side by side, threads against process
+#                              (SHMEMU_BACKEND): put-with-signal ping-pong and put bandwidth
+#                              beside the raw floor, MPI and OpenSHMEM; MD atom-steps/s at 2, 4
+#                              and 8 PEs (bench/backends.sh)
 #
 # The shmemu programs and the raw floor build with $(CC) and the project's $(CFLAGS); the
 # Open MPI baselines with its wrapper compilers (mpicc, oshcc) and the same flags, so every
@@ -23,19 +27,27 @@ BENCH_BIN := $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu \
              $(BENCH_DIR)/put_bw_shmemu $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem \
              $(BENCH_DIR)/emu_costs
 
-.PHONY: bench bench-build bench-md bench-halo-variants bench-cuda bench-bounds
+.PHONY: bench bench-build bench-md bench-halo-variants bench-cuda bench-bounds bench-backends
 
 # The bounds check off against on, side by side (a minute; its own section of
 # bench/RESULTS.md).
 bench-bounds: $(BENCH_DIR)/pingpong_shmemu $(BENCH_DIR)/put_bw_shmemu
 	BUILD=$(BUILD) bench/bounds_check.sh
 
+# The PE backends side by side (a few minutes; its own section of bench/RESULTS.md).
+# (md/md.mk, which names $(MD_BIN), is included after this file: the prerequisite is spelled
+# out.)
+bench-backends: $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu $(BENCH_DIR)/put_bw_shmemu \
+                $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem $(PROG_DIR)/shmemu-md
+	BUILD=$(BUILD) MD_BIN=$(MD_BIN) bench/backends.sh
+
 # The MD benchmark against LAMMPS (minutes; its own section of bench/RESULTS.md).
 bench-md: all
 	BUILD=$(BUILD) MD_BIN=$(MD_BIN) bench/md_lammps.sh
 
-# The halo variants side by side (minutes; its own section of bench/RESULTS.md).
-bench-halo-variants: $(MD_BIN)
+# The halo variants side by side (minutes; its own section of bench/RESULTS.md). (As for
+# bench-backends, the prerequisite is spelled out: $(MD_BIN) is still empty here.)
+bench-halo-variants: $(PROG_DIR)/shmemu-md
 	BUILD=$(BUILD) MD_BIN=$(MD_BIN) bench/halo_variants.sh
 
 # The dialect and the .cu path side by side (a minute or two; its own section of

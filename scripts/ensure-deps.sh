@@ -2,19 +2,20 @@
 # ensure-deps.sh: installs the Debian 12 packages shmemu needs, when any is missing.
 #   scripts/ensure-deps.sh build    compiler and make: enough to build and run the main job
 #   scripts/ensure-deps.sh test     plus cmocka, valgrind, clang with its sanitizer runtimes,
-#                                   libgomp (GCC's OpenMP, for tests/threads/openmp.c)
-#   scripts/ensure-deps.sh bench    plus Open MPI (mpirun, oshrun) for the comparisons
+#                                   libgomp (GCC's OpenMP, for tests/threads/openmp.c), and
+#                                   Open MPI (mpicc, oshcc, mpirun, oshrun: `make bench`)
+#   scripts/ensure-deps.sh bench    plus linux-perf
 # Runs apt-get as root (or through sudo); prints what it installs and why.
 set -euo pipefail
 level="${1:-test}"
 packages=(build-essential)
 case "$level" in
     build) ;;
-    test) packages+=(libcmocka-dev valgrind clang libclang-rt-14-dev pkg-config python3-ase libgomp1) ;;
-    bench) packages+=(libcmocka-dev valgrind clang libclang-rt-14-dev pkg-config python3-ase
-                      libopenmpi-dev openmpi-bin linux-perf) ;;
+    test | bench) packages+=(libcmocka-dev valgrind clang libclang-rt-14-dev pkg-config python3-ase
+                             libgomp1 libopenmpi-dev openmpi-bin) ;;
     *) echo "ensure-deps.sh: unknown level '$level' (use build, test or bench)" >&2; exit 2 ;;
 esac
+[ "$level" != bench ] || packages+=(linux-perf)
 missing=()
 for p in "${packages[@]}"; do
     status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
