@@ -252,6 +252,19 @@ static void *pe_thread_main(void *arg)
 /* One loaded copy of the program per PE (shmemu_launch_image, below). */
 static pgas_image job_image;
 
+/* PE p's start: the prototype's function or main (copy p's, for per-PE copies) on world. */
+static void fill_start(pe_start *start, const pe_start *proto, pgas_world *world, int p)
+{
+    *start = *proto;
+    start->world = world;
+    start->pe = p;
+    if (proto->image != NULL)
+        start->main_fn = proto->image->copies[p].main_fn;
+}
+
+/* The PE thread's stack: as large as a main thread's usually is. */
+#define PE_STACK_BYTES ((size_t)8 << 20)
+
 /* The first non-zero result in PE order, or 0. */
 static int job_result(const pe_start *starts, int n_pes)
 {
@@ -290,14 +303,9 @@ static int launch_processes(int n_pes, const pe_start *proto, const pgas_backend
         fprintf(stderr, "shmemu: out of memory starting %d PEs\n", n_pes);
         exit(2);
     }
-    for (int p = 0; p < n_pes; p++) {
-        starts[p] = *proto;
-        starts[p].world = world;
-        starts[p].pe = p;
-        if (proto->image != NULL)
-            starts[p].main_fn = proto->image->copies[p].main_fn;
-    }
-    pgas_process_run(world, pe_thread_main, starts, sizeof *starts, (size_t)8 << 20);
+    for (int p = 0; p < n_pes; p++)
+        fill_start(&starts[p], proto, world, p);
+    pgas_process_run(world, pe_thread_main, starts, sizeof *starts, PE_STACK_BYTES);
     int result = job_result(starts, n_pes);
     /* PE 0's threads that the program created and never joined may still run: then the
      * job's shared records stay mapped (as a threads job's stay allocated). */
@@ -333,13 +341,9 @@ static int launch(int n_pes, pe_start *proto)
     }
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, (size_t)8 << 20);
+    pthread_attr_setstacksize(&attr, PE_STACK_BYTES);
     for (int p = 0; p < n_pes; p++) {
-        starts[p] = *proto;
-        starts[p].world = world;
-        starts[p].pe = p;
-        if (proto->image != NULL)
-            starts[p].main_fn = proto->image->copies[p].main_fn;
+        fill_start(&starts[p], proto, world, p);
         int rc = pgas_thread_create(&threads[p], &attr, pe_thread_main, &starts[p]);
         if (rc != 0) {
             fprintf(stderr, "shmemu: cannot start the thread of PE %d of %d: %s\n", p, n_pes,
