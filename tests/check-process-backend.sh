@@ -181,6 +181,7 @@ ending() { # mode want_rc want_message
 ending exit3 3 "PE 1 (process [0-9]*) exited with status 3 before its main function returned"
 ending exit0 1 "PE 1 (process [0-9]*) called exit(0) between its initialization and its finalize"
 ending bad-put 134 "shmemu: PE 1: shmem_long_p: PE 9 is out of range"
+ending crash 139 "PE 2 (process [0-9]*) was killed by signal 11 (Segmentation fault)"
 ending pe0-exit0 0 "PE 0 called exit(0) between its initialization and its finalize; the other PE processes were stopped"
 ending late-exit0 0 "PE 3 done"
 out=$(run -n 4 "$tmp/ending" late-exit0 2>&1)
