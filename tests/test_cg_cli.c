@@ -4,7 +4,8 @@
  * error), deterministic standard output, the checksum equal to the library's, exit status
  * 0 converged / 1 not converged or breakdown / 2 bad option or input, each refusal naming
  * the option or file (and line) and what to do; solvers and options of the issue that are
- * not built yet refused by name; --solver cg-mono --pes N printing serial's lines.
+ * not built yet refused by name; --solver cg-mono --pes N and cg-host --reduce sync|stream
+ * printing serial's lines; halo-loop printing halo-serial's; --list-bugs.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -152,7 +153,8 @@ static void strip_comments(const char *in, char *out, size_t size)
     out[o] = '\0';
 }
 
-/* --solver cg-mono prints the serial solver's lines, bit for bit, at any --pes. */
+/* --solver cg-mono and cg-host (either --reduce) print the serial solver's lines, bit for
+ * bit, at any --pes. */
 static void test_mono_prints_serial_lines(void **state)
 {
     (void)state;
@@ -172,6 +174,37 @@ static void test_mono_prints_serial_lines(void **state)
     assert_non_null(strstr(r.out, "# solver cg-mono, pes 3"));
     strip_comments(r.out, got, sizeof got);
     assert_string_equal(got, want);
+    const char *host[][2] = {{"sync", "# solver cg-host, reduce sync, pes 4"},
+                             {"stream", "# solver cg-host, reduce stream, pes 4"}};
+    for (int i = 0; i < 2; i++) {
+        const char *args[] = {"--matrix", path,       "--history", "--solver", "cg-host",
+                              "--pes",    "4",        "--reduce",  host[i][0], NULL};
+        run(&r, args);
+        expect(&r, 0, NULL);
+        assert_non_null(strstr(r.out, host[i][1]));
+        strip_comments(r.out, got, sizeof got);
+        assert_string_equal(got, want);
+    }
+}
+
+/* --solver halo-loop prints halo-serial's lines at any --pes; --list-bugs names cg's plants. */
+static void test_halo_loop_and_bugs(void **state)
+{
+    (void)state;
+    static prog_result r;
+    static char want[4096], got[4096];
+    RUN(&r, "--poisson2d", "8", "--solver", "halo-serial", "--iters", "12");
+    expect(&r, 0, NULL);
+    strip_comments(r.out, want, sizeof want);
+    assert_non_null(strstr(want, "halo-loop iterations 12 norm "));
+    RUN(&r, "--poisson2d", "8", "--solver", "halo-loop", "--iters", "12", "--pes", "3");
+    expect(&r, 0, NULL);
+    strip_comments(r.out, got, sizeof got);
+    assert_string_equal(got, want);
+    RUN(&r, "--list-bugs");
+    expect(&r, 0, NULL);
+    assert_non_null(strstr(r.out, "cg-credit-wait-missing"));
+    assert_non_null(strstr(r.out, "cg-quiet-missing"));
 }
 
 /* The printed checksum is the library's (read, manufacture, solve, checksum). */
@@ -209,8 +242,16 @@ static void test_refusals(void **state)
     last_checksum(&r); /* still printed */
     RUN(&r, "--poisson1d", "10", "--solver", "pcg-mono");
     expect(&r, 2, "not built yet");
-    RUN(&r, "--poisson1d", "10", "--solver", "cg-host");
-    expect(&r, 2, "not built yet");
+    RUN(&r, "--poisson1d", "10", "--solver", "cg-host", "--reduce", "async");
+    expect(&r, 2, "--reduce 'async': give sync");
+    RUN(&r, "--poisson1d", "10", "--solver", "cg-mono", "--reduce", "sync");
+    expect(&r, 2, "--reduce is an option of cg-host");
+    RUN(&r, "--poisson1d", "10", "--iters", "5");
+    expect(&r, 2, "--iters is an option of the halo-only loop");
+    RUN(&r, "--poisson1d", "10", "--solver", "halo-serial", "--pes", "2");
+    expect(&r, 2, "--pes: halo-serial runs on one core");
+    RUN(&r, "--poisson1d", "10", "--solver", "halo-loop", "--history");
+    expect(&r, 2, "--history: the halo-only loop has no residual");
     RUN(&r, "--poisson1d", "10", "--solver", "fast");
     expect(&r, 2, "--solver 'fast': give serial");
     RUN(&r, "--poisson1d", "10", "--pes", "4");
@@ -284,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_output),
         cmocka_unit_test(test_checksum_matches_library),
         cmocka_unit_test(test_mono_prints_serial_lines),
+        cmocka_unit_test(test_halo_loop_and_bugs),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_files),
     };

@@ -1,7 +1,11 @@
 /*
- * test_cg_par.c: the parallel solver cg-mono (cg/par.h: one cooperative kernel per PE on
- * the emulated GPU, halo by put-with-signal, exact device-side reductions) against the
- * serial solver, bit for bit (docs/design.md D3, docs/cg.md):
+ * test_cg_par.c: the parallel solvers (cg/par.h) against the serial solver, bit for bit
+ * (docs/design.md D3, docs/cg.md): cg-mono (one cooperative kernel per PE on the emulated
+ * GPU, halo by put-with-signal, exact device-side reductions), and cg-host with --reduce
+ * sync and stream (a kernel per operation from each PE's host thread, the halo on a second
+ * stream). Each test below runs once per solver (its cmocka state, `variant`); cg-host runs
+ * the PE counts on spd40.mtx and the Poisson matrices at 3 PEs, with 4 threads per block
+ * (its dozen launches per iteration are what costs on the emulator):
  *   - 1-D, 2-D and 3-D Poisson and tests/cg_data/spd40.mtx at 1, 2, 3, 4 and 8 PEs: the
  *     serial iteration count, residual history, final residual and x (checksum), bits;
  *   - other grids (1 block of 1 thread, 3 blocks of 7, 4 of 32): the same bits;
@@ -12,11 +16,12 @@
  *     block's puts;
  *   - a breakdown (indefinite matrix) and b = 0 as the serial solver reports them;
  *   - bad PE, block and thread counts refused with a message.
- * Sizes are small (at most 50 iterations): the suite takes about a second natively. Under
- * valgrind (make check-races runs the suites under helgrind and DRD) each test runs a
- * subset of its cases (cgt_valgrind_skip: one PE count per matrix, one grid, one schedule,
- * one matrix in checking mode; 4 threads per block instead of 64): the whole suite took 2.5
- * minutes under helgrind; so it takes about 21 s under helgrind and 36 s under DRD.
+ * Sizes are small (at most 50 iterations): cg-mono's tests take about a second natively,
+ * the whole suite 6-10 s on the loaded 2-core development machine. Under valgrind (make
+ * check-races runs the suites under helgrind and DRD) each test runs a subset of its cases
+ * (cgt_valgrind_skip: one PE count per matrix, one grid, one schedule, one matrix in
+ * checking mode; 4 threads per block instead of 64; cg-host only 4 iterations and no
+ * schedules or checking mode): cg-mono's took about 21 s under helgrind and 36 s under DRD.
  */
 #include <math.h>
 #include <sys/wait.h>
@@ -28,13 +33,34 @@
 #include "support/sched_env.h"
 #include "test_cg_util.h"
 
+#define MAX_IT 200
+
+/* The solver under test: each test function runs once per variant (its cmocka state). */
+typedef struct variant {
+    cg_solver solver;
+    cg_reduce reduce;
+} variant;
+
+static variant v_mono = {CG_SOLVER_MONO, CG_REDUCE_SYNC};
+static variant v_host_sync = {CG_SOLVER_HOST, CG_REDUCE_SYNC};
+static variant v_host_stream = {CG_SOLVER_HOST, CG_REDUCE_STREAM};
+static variant cur; /* set by each test from its state */
+static int64_t max_it; /* the iteration limit of both solvers: MAX_IT, or fewer (valgrind) */
+
+/* Under valgrind and TSan, cg-host (its launches are slow there) runs the first few
+ * iterations only: every residual of them and x still compared bit for bit, just not to
+ * convergence. */
+static void use_variant(void **state)
+{
+    cur = *(const variant *)*state;
+    max_it = (RUNNING_ON_VALGRIND || CGT_TSAN) && cur.solver == CG_SOLVER_HOST ? 4 : MAX_IT;
+}
+
 /* Under valgrind, only every `keep`-th case (case i runs when i % keep == 0). */
 static bool cgt_valgrind_skip(size_t i, size_t keep)
 {
     return RUNNING_ON_VALGRIND != 0 && i % keep != 0;
 }
-
-#define MAX_IT 200
 
 typedef struct run {
     cg_result res;
@@ -96,7 +122,7 @@ static void solve_serial(const problem *p, run *out)
     double *x = malloc((size_t)p->a.n * sizeof *x);
     assert_non_null(x);
     memset(out, 0, sizeof *out);
-    cg_solve_serial(&p->a, p->b, x, 1e-8, MAX_IT, out->hist, &out->res);
+    cg_solve_serial(&p->a, p->b, x, 1e-8, max_it, out->hist, &out->res);
     out->checksum = cg_checksum(x, p->a.n);
     free(x);
 }
@@ -106,10 +132,11 @@ static void solve_par(const problem *p, int pes, int blocks, int threads, run *o
     double *x = malloc((size_t)p->a.n * sizeof *x);
     assert_non_null(x);
     memset(out, 0, sizeof *out);
-    cg_par_opts o = {CG_SOLVER_MONO, pes, blocks, threads};
+    cg_par_opts o = {cur.solver, pes, blocks, threads, cur.reduce};
     cg_error err;
-    if (cg_solve_par(&p->a, p->b, x, 1e-8, MAX_IT, &o, out->hist, &out->res, &err) != 0)
-        fail_msg("%s, %d PEs: %s", p->name, pes, err.msg);
+    if (cg_solve_par(&p->a, p->b, x, 1e-8, max_it, &o, out->hist, &out->res, &err) != 0)
+        fail_msg("%s, %d PEs, solver %d reduce %d: %s", p->name, pes, (int)cur.solver,
+                 (int)cur.reduce, err.msg);
     out->checksum = cg_checksum(x, p->a.n);
     free(x);
 }
@@ -118,8 +145,9 @@ static void solve_par(const problem *p, int pes, int blocks, int threads, run *o
 static void assert_same_run(const problem *p, int pes, const run *want, const run *got)
 {
     if (got->res.iterations != want->res.iterations || got->checksum != want->checksum)
-        fail_msg("%s, %d PEs: %lld iterations, checksum %016llx; serial: %lld, %016llx",
-                 p->name, pes, (long long)got->res.iterations,
+        fail_msg("%s, %d PEs, solver %d reduce %d: %lld iterations, checksum %016llx; "
+                 "serial: %lld, %016llx", p->name, pes, (int)cur.solver, (int)cur.reduce,
+                 (long long)got->res.iterations,
                  (unsigned long long)got->checksum, (long long)want->res.iterations,
                  (unsigned long long)want->checksum);
     assert_int_equal(got->res.converged, want->res.converged);
@@ -132,19 +160,25 @@ static void assert_same_run(const problem *p, int pes, const run *want, const ru
 
 static void test_pes_match_serial(void **state)
 {
-    (void)state;
+    use_variant(state);
     static const int pes[] = {1, 2, 3, 4, 8};
     for (int m = 0; m < 4; m++) {
         problem p;
         problem_make(&p, m);
         run want, got;
         solve_serial(&p, &want);
-        assert_true(want.res.converged);
-        assert_true(want.res.iterations > 10);
+        assert_true(want.res.converged || max_it < MAX_IT);
+        assert_true(want.res.iterations > 10 || max_it < MAX_IT);
         for (size_t i = 0; i < sizeof pes / sizeof *pes; i++) {
             if (cgt_valgrind_skip(i + (size_t)m, 5))
                 continue;
-            solve_par(&p, pes[i], 0, RUNNING_ON_VALGRIND ? 4 : 0, &got);
+            /* cg-host launches a dozen kernels per iteration (about 80 us each on the
+             * emulator): to keep it quick, spd40.mtx (irregular, 21 iterations) at every PE
+             * count, the Poisson matrices at 3 PEs, and small blocks */
+            if (cur.solver == CG_SOLVER_HOST && m != 3 && pes[i] != 3)
+                continue;
+            const bool small = RUNNING_ON_VALGRIND || cur.solver == CG_SOLVER_HOST;
+            solve_par(&p, pes[i], 0, small ? 4 : 0, &got);
             assert_same_run(&p, pes[i], &want, &got);
         }
         problem_free(&p);
@@ -153,7 +187,7 @@ static void test_pes_match_serial(void **state)
 
 static void test_grids_match_serial(void **state)
 {
-    (void)state;
+    use_variant(state);
     static const int shape[][2] = {{1, 1}, {3, 7}, {4, 32}};
     problem p;
     problem_make(&p, 3);
@@ -170,7 +204,9 @@ static void test_grids_match_serial(void **state)
 
 static void test_scheduler_gives_same_bits(void **state)
 {
-    (void)state;
+    use_variant(state);
+    if (RUNNING_ON_VALGRIND && cur.solver == CG_SOLVER_HOST)
+        skip(); /* cg-host under valgrind: the PE counts and grids only (time) */
     static const struct {
         const char *strategy;
         int seed, matrix, pes;
@@ -200,7 +236,9 @@ static void test_scheduler_gives_same_bits(void **state)
  * solver gets no report at any block count. */
 static void test_checking_mode(void **state)
 {
-    (void)state;
+    use_variant(state);
+    if (RUNNING_ON_VALGRIND && cur.solver == CG_SOLVER_HOST)
+        skip(); /* cg-host under valgrind: the PE counts and grids only (time) */
     for (int c = 0; c < 4; c++) {
         const int m = c % 2 == 0 ? 1 : 3, blocks = c < 2 ? 1 : 3;
         if (cgt_valgrind_skip((size_t)c, 4))
@@ -210,14 +248,8 @@ static void test_checking_mode(void **state)
         run want;
         solve_serial(&p, &want);
         int fd[2];
-        assert_int_equal(pipe(fd), 0);
-        fflush(NULL);
-        pid_t pid = fork();
-        assert_true(pid >= 0);
+        pid_t pid = cgt_fork_checking(fd);
         if (pid == 0) {
-            close(fd[0]);
-            setenv("SHMEMU_CHECK_NBI", "1", 1);
-            setenv("SHMEMU_CHECK_SEED", "5", 1);
             run got;
             solve_par(&p, 4, blocks, 8, &got);
             long long out[2] = {(long long)got.res.iterations, (long long)got.checksum};
@@ -242,7 +274,7 @@ static void test_checking_mode(void **state)
 
 static void test_breakdown_and_zero(void **state)
 {
-    (void)state;
+    use_variant(state);
     problem p = {.name = "indefinite"};
     /* [[1, 2], [2, 1]]: positive diagonal, eigenvalues 3 and -1 */
     cgt_parse_ok("%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 1\n2 1 2\n"
@@ -255,7 +287,7 @@ static void test_breakdown_and_zero(void **state)
     assert_false(got.res.converged);
     assert_int_equal(got.res.iterations, 0);
     double z[2] = {0.0, 0.0}, x[2] = {1.0, 1.0};
-    cg_par_opts o = {CG_SOLVER_MONO, 2, 1, 1};
+    cg_par_opts o = {cur.solver, 2, 1, 1, cur.reduce};
     cg_error err;
     assert_int_equal(cg_solve_par(&p.a, z, x, 1e-8, 10, &o, NULL, &got.res, &err), 0);
     assert_true(got.res.converged);
@@ -278,9 +310,11 @@ static void test_refusals(void **state)
                {CG_SOLVER_MONO, 41, 0, 0, "--pes 41: give 1 to 40"},
                {CG_SOLVER_MONO, 2, CG_PAR_MAX_BLOCKS + 1, 0, "--blocks"},
                {CG_SOLVER_MONO, 2, 1, CG_PAR_MAX_THREADS + 1, "--threads"},
-               {CG_SOLVER_SERIAL, 2, 0, 0, "cg-mono"}};
+               {CG_SOLVER_SERIAL, 2, 0, 0, "cg-mono"},
+               {CG_SOLVER_HOST, 2, 0, 0, "CG_REDUCE_STREAM"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        cg_par_opts o = {(cg_solver)bad[i].solver, bad[i].pes, bad[i].blocks, bad[i].threads};
+        cg_par_opts o = {(cg_solver)bad[i].solver, bad[i].pes, bad[i].blocks, bad[i].threads,
+                         bad[i].solver == CG_SOLVER_HOST ? (cg_reduce)7 : CG_REDUCE_SYNC};
         cg_result res;
         cg_error err;
         err.msg[0] = '\0';
@@ -296,12 +330,16 @@ int main(void)
 {
     clear_sched();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pes_match_serial),
-        cmocka_unit_test(test_grids_match_serial),
-        cmocka_unit_test(test_scheduler_gives_same_bits),
-        cmocka_unit_test(test_checking_mode),
-        cmocka_unit_test(test_breakdown_and_zero),
+#define CGT_VARIANTS(f)                                                                       \
+    cmocka_unit_test_prestate(f, &v_mono), cmocka_unit_test_prestate(f, &v_host_sync),       \
+        cmocka_unit_test_prestate(f, &v_host_stream)
+        CGT_VARIANTS(test_pes_match_serial),
+        CGT_VARIANTS(test_grids_match_serial),
+        CGT_VARIANTS(test_scheduler_gives_same_bits),
+        CGT_VARIANTS(test_checking_mode),
+        CGT_VARIANTS(test_breakdown_and_zero),
         cmocka_unit_test(test_refusals),
+#undef CGT_VARIANTS
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -21,6 +22,37 @@
 #include "cg/plan.h"
 #include "cg/solve.h"
 #include "cg/xsum.h"
+
+/* CGT_TSAN: 1 in a ThreadSanitizer build (make check-tsan), where, as under valgrind, the
+ * suites cut their slowest cases and skip runs of planted races (TSan would report them and
+ * fail the run). */
+#if defined(__SANITIZE_THREAD__)
+#define CGT_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CGT_TSAN 1
+#endif
+#endif
+#ifndef CGT_TSAN
+#define CGT_TSAN 0
+#endif
+
+/* Forks a child for a run in checking mode (a report aborts the process): makes the pipe
+ * fd (the child writes its results to fd[1]), and in the child closes fd[0] and sets
+ * SHMEMU_CHECK_NBI=1, SHMEMU_CHECK_SEED=5. Returns fork's value. */
+static inline pid_t cgt_fork_checking(int fd[2])
+{
+    assert_int_equal(pipe(fd), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fd[0]);
+        setenv("SHMEMU_CHECK_NBI", "1", 1);
+        setenv("SHMEMU_CHECK_SEED", "5", 1);
+    }
+    return pid;
+}
 
 /* SplitMix64 stream: *state advances by the golden-ratio step. */
 static inline uint64_t cgt_next(uint64_t *state)

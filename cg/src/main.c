@@ -1,6 +1,7 @@
 /*
  * main.c: bin/shmemu-cg, the CG app's command line (options.c) around the serial solver and
- * the parallel ones (cg/par.h: --solver cg-mono, --pes N).
+ * the parallel ones (cg/par.h: --solver cg-mono, cg-host, --pes N), and the halo-only loop
+ * (--solver halo-loop, halo-serial: not CG; the credit wait's test).
  * Standard output is deterministic (header, result line, checksum last); time and the
  * FLOP/byte model's rates go to standard error. Exit status: 0 converged, 1 not converged
  * or breakdown, 2 bad option or input.
@@ -16,6 +17,7 @@
 #include "cg/par.h"
 #include "cg/solve.h"
 #include "cg/xsum.h"
+#include "cg_bugs.h"
 #include "options.h"
 #include "util.h"
 
@@ -52,6 +54,43 @@ static int load(const cg_options *o, cg_csr *a, char *what, size_t size, cg_erro
     return cg_fail(err, "no matrix given");
 }
 
+/* --solver halo-loop / halo-serial: the halo-only loop from u0 = x* (cg/par.h); prints its
+ * lines and the checksum of u. Returns the exit status. */
+static int halo_loop(const cg_options *o, const cg_csr *a, const char *what)
+{
+    size_t n = (size_t)a->n;
+    double *u0 = cg_xmalloc(n * sizeof *u0), *u = cg_xmalloc(n * sizeof *u);
+    cg_manufactured(u0, a->n, o->seed);
+    const double omega = cg_halo_omega(a);
+    const bool serial = o->solver == CG_SOLVER_HALO_SERIAL;
+    printf("# shmemu-cg: matrix %s: %d rows, %" PRId64 " entries\n", what, a->n, a->nnz);
+    printf("# solver %s, pes %d, seed %" PRIu64 ", iters %lld, omega %.17g\n",
+           serial ? "halo-serial" : "halo-loop", serial ? 1 : o->pes, o->seed, o->iters, omega);
+    double t0 = now_s();
+    int status = 0;
+    if (serial) {
+        memcpy(u, u0, n * sizeof *u);
+        cg_halo_loop_serial(a, u, o->iters, omega);
+    } else {
+        cg_par_opts po = {o->solver, o->pes, o->blocks, o->threads, CG_REDUCE_SYNC};
+        cg_error err;
+        if (cg_halo_loop_par(a, u0, u, o->iters, omega, &po, &err) != 0) {
+            fprintf(stderr, "shmemu-cg: %s\n", err.msg);
+            status = 2;
+        }
+    }
+    double t = now_s() - t0;
+    if (status == 0) {
+        fprintf(stderr, "shmemu-cg: %lld halo-loop iterations in %.6f s: %.6g ms per "
+                "iteration\n", o->iters, t, o->iters > 0 ? 1e3 * t / (double)o->iters : 0.0);
+        printf("halo-loop iterations %lld norm %.17g\n", o->iters, cg_norm2(u, n));
+        printf("checksum %016" PRIx64 "\n", cg_checksum(u, a->n));
+    }
+    free(u);
+    free(u0);
+    return status;
+}
+
 /* Paper 002 §4.1.4: for m rows and z nonzeros, SpMV 2z FLOP and 20(z+m) bytes; DOT 2m FLOP,
  * 16m bytes; NRM2 2m, 8m; AXPY 2m, 24m. k iterations of Listing 1: k+1 SpMV, k DOT,
  * k+1 NRM2 and 3k AXPY. */
@@ -83,11 +122,22 @@ int main(int argc, char **argv)
         cg_options_usage(stdout);
         return 0;
     }
+    if (o.list_bugs) {
+        size_t nb;
+        (void)cg_bugs_catalogue(&nb); /* links cg's catalogue (its constructor registers it) */
+        shmemu_bug_print(stdout);
+        return 0;
+    }
     cg_csr a;
     char what[600];
     if (load(&o, &a, what, sizeof what, &err) != 0) {
         fprintf(stderr, "shmemu-cg: %s\n", err.msg);
         return 2;
+    }
+    if (o.solver == CG_SOLVER_HALO_LOOP || o.solver == CG_SOLVER_HALO_SERIAL) {
+        int status = halo_loop(&o, &a, what);
+        cg_csr_free(&a);
+        return status;
     }
     size_t n = (size_t)a.n;
     double *xstar = cg_xmalloc(n * sizeof *xstar);
@@ -100,15 +150,19 @@ int main(int argc, char **argv)
     if (o.solver == CG_SOLVER_SERIAL)
         printf("# solver serial, seed %" PRIu64 ", tol %g, max-iter %lld\n", o.seed, o.tol,
                o.max_iter);
-    else
+    else if (o.solver == CG_SOLVER_MONO)
         printf("# solver cg-mono, pes %d, seed %" PRIu64 ", tol %g, max-iter %lld\n", o.pes,
                o.seed, o.tol, o.max_iter);
+    else
+        printf("# solver cg-host, reduce %s, pes %d, seed %" PRIu64 ", tol %g, max-iter %lld\n",
+               o.reduce == CG_REDUCE_STREAM ? "stream" : "sync", o.pes, o.seed, o.tol,
+               o.max_iter);
     cg_result res;
     double t0 = now_s();
     if (o.solver == CG_SOLVER_SERIAL) {
         cg_solve_serial(&a, b, x, o.tol, o.max_iter, hist, &res);
     } else {
-        cg_par_opts po = {o.solver, o.pes, o.blocks, o.threads};
+        cg_par_opts po = {o.solver, o.pes, o.blocks, o.threads, o.reduce};
         if (cg_solve_par(&a, b, x, o.tol, o.max_iter, &po, hist, &res, &err) != 0) {
             fprintf(stderr, "shmemu-cg: %s\n", err.msg);
             free(hist);

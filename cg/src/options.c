@@ -33,15 +33,26 @@ void cg_options_usage(FILE *f)
         "  --solver serial       the plain reference (default)\n"
         "  --solver cg-mono      one cooperative kernel per PE for the whole solve (paper\n"
         "                        002 Listing 3) on the emulated GPU; bit-identical to serial\n"
-        "                        (cg-host and pcg-mono are not built yet)\n"
-        "  --pes N               PEs (threads of one job) for cg-mono (default 1; up to 64)\n"
-        "  --blocks N            blocks of cg-mono's kernel per PE (default 2; up to 64)\n"
+        "  --solver cg-host      CPU-initiated (paper 002 Listing 2): a kernel per operation\n"
+        "                        launched by each PE's host thread, the halo on a second\n"
+        "                        stream; bit-identical to serial (pcg-mono is not built yet)\n"
+        "  --solver halo-loop    not CG: the halo-only loop, --iters times u <- u - w A u\n"
+        "                        with cg-mono's halo and no reduction (the credit test)\n"
+        "  --solver halo-serial  the same loop on one core (its reference)\n"
+        "  --iters N             iterations of the halo-only loop (default 50)\n"
+        "  --reduce sync|stream  cg-host's reductions: the host waits and reduces (sync,\n"
+        "                        default), or on the stream with no host wait (stream)\n"
+        "  --pes N               PEs (threads of one job) of cg-mono, cg-host, halo-loop\n"
+        "                        (default 1; up to 64)\n"
+        "  --blocks N            blocks of each kernel per PE (default 2; up to 64)\n"
         "  --threads N           threads per block (default 64; up to 1024)\n"
         "  --tol T               stop when ||r_k|| <= T ||r_0|| (default 1e-8; 0 < T < 1)\n"
         "  --max-iter N          at most N iterations (default 10000)\n"
         "  --seed S              seed of x* (default 1)\n"
         "  --history             print 'residual k R' for every iteration k\n"
+        "  --list-bugs           the catalogue of planted protocol bugs, then exit\n"
         "  --help                this text\n"
+        "  SHMEMU_BUG=NAME       (environment) plant one bug of --list-bugs\n"
         "\n"
         "Output: a header (# lines), 'iterations N residual R error E' (R = ||r_N|| / ||r_0||\n"
         "from the recurrence, E = ||x - x*||), and as the last line 'checksum <16 hex\n"
@@ -68,6 +79,7 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
     memset(o, 0, sizeof *o);
     o->tol = 1e-8;
     o->max_iter = 10000;
+    o->iters = 50;
     o->seed = 1;
     o->pes = 1;
     const char *source_opt = NULL;
@@ -85,12 +97,13 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
         name[nl] = '\0';
         if (eq)
             val = eq + 1;
-        static const char *const flags[] = {"--help", "--history"};
+        static const char *const flags[] = {"--help", "--history", "--list-bugs"};
         static const char *const valued[] = {"--matrix", "--poisson1d", "--poisson2d",
                                              "--poisson3d", "--solver", "--tol", "--max-iter",
-                                             "--seed", "--pes", "--blocks", "--threads"};
+                                             "--seed", "--pes", "--blocks", "--threads",
+                                             "--reduce", "--iters"};
         /* the options of what is not built yet, refused until it is */
-        static const char *const later[] = {"--partition", "--reduce", "--transport"};
+        static const char *const later[] = {"--partition", "--transport"};
         bool is_flag = false, known = false;
         for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
             is_flag |= strcmp(name, flags[k]) == 0;
@@ -99,7 +112,7 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
         for (size_t k = 0; k < sizeof later / sizeof *later; k++)
             if (strcmp(name, later[k]) == 0)
                 return cg_fail(err, "%s is an option of solvers or partitions that are not "
-                               "built yet (cg-host, pcg-mono, METIS): leave %s out", name,
+                               "built yet (pcg-mono, METIS): leave %s out", name,
                                name);
         if (!is_flag && !known)
             return cg_fail(err, "unknown option '%s'", name);
@@ -116,6 +129,13 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
             o->help = true;
         } else if (!strcmp(name, "--history")) {
             o->history = true;
+        } else if (!strcmp(name, "--list-bugs")) {
+            o->list_bugs = true;
+        } else if (!strcmp(name, "--iters")) {
+            if (parse_long(name, val, 0, 100000000, &l, err) != 0)
+                return -1;
+            o->iters = l;
+            o->iters_given = true;
         } else if (!strcmp(name, "--matrix") || !strncmp(name, "--poisson", 9)) {
             if (source_opt)
                 return cg_fail(err, "%s and %s: give one matrix", source_opt, name);
@@ -133,16 +153,31 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
                 o->source = name[9] == '1' ? CG_SRC_P1 : name[9] == '2' ? CG_SRC_P2 : CG_SRC_P3;
             }
         } else if (!strcmp(name, "--solver")) {
-            if (!strcmp(val, "cg-host") || !strcmp(val, "pcg-mono"))
+            if (!strcmp(val, "pcg-mono"))
                 return cg_fail(err, "--solver %s is not built yet; the ones built are serial "
-                               "(the plain reference) and cg-mono", val);
+                               "(the plain reference), cg-mono and cg-host", val);
             if (!strcmp(val, "serial"))
                 o->solver = CG_SOLVER_SERIAL;
             else if (!strcmp(val, "cg-mono"))
                 o->solver = CG_SOLVER_MONO;
+            else if (!strcmp(val, "cg-host"))
+                o->solver = CG_SOLVER_HOST;
+            else if (!strcmp(val, "halo-loop"))
+                o->solver = CG_SOLVER_HALO_LOOP;
+            else if (!strcmp(val, "halo-serial"))
+                o->solver = CG_SOLVER_HALO_SERIAL;
             else
-                return cg_fail(err, "--solver '%s': give serial or cg-mono (cg-host and "
-                               "pcg-mono are not built yet)", val);
+                return cg_fail(err, "--solver '%s': give serial, cg-mono or cg-host (or "
+                               "halo-loop, halo-serial; pcg-mono is not built yet)", val);
+        } else if (!strcmp(name, "--reduce")) {
+            if (!strcmp(val, "sync"))
+                o->reduce = CG_REDUCE_SYNC;
+            else if (!strcmp(val, "stream"))
+                o->reduce = CG_REDUCE_STREAM;
+            else
+                return cg_fail(err, "--reduce '%s': give sync (the host waits and reduces) or "
+                               "stream (reductions queued on the stream)", val);
+            o->reduce_given = true;
         } else if (!strcmp(name, "--pes")) {
             if (parse_long(name, val, 1, CG_PAR_MAX_PES, &l, err) != 0)
                 return -1;
@@ -179,11 +214,25 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
     if (o->history && o->max_iter > 10000000)
         return cg_fail(err, "--history keeps every iteration's residual: give --max-iter up "
                        "to 10000000 with it");
+    const bool halo = o->solver == CG_SOLVER_HALO_LOOP || o->solver == CG_SOLVER_HALO_SERIAL;
+    if (o->iters_given && !halo)
+        return cg_fail(err, "--iters is an option of the halo-only loop: give --solver "
+                       "halo-loop or halo-serial with it, or leave it out (CG stops by --tol "
+                       "and --max-iter)");
+    if (halo && o->history)
+        return cg_fail(err, "--history: the halo-only loop has no residual: leave it out");
+    if (o->solver == CG_SOLVER_HALO_SERIAL && (o->pes > 1 || o->blocks || o->threads))
+        return cg_fail(err, "%s: halo-serial runs on one core: give --solver halo-loop with "
+                       "it, or leave it out",
+                       o->pes > 1 ? "--pes" : o->blocks ? "--blocks" : "--threads");
     if (o->solver == CG_SOLVER_SERIAL && (o->pes > 1 || o->blocks || o->threads))
         return cg_fail(err, "%s: the serial solver runs on one PE with no kernel: give "
-                       "--solver cg-mono with it, or leave it out",
+                       "--solver cg-mono or cg-host with it, or leave it out",
                        o->pes > 1 ? "--pes" : o->blocks ? "--blocks" : "--threads");
-    if (!o->help && o->source == CG_SRC_NONE)
+    if (o->reduce_given && o->solver != CG_SOLVER_HOST)
+        return cg_fail(err, "--reduce is an option of cg-host: give --solver cg-host with it, "
+                       "or leave it out");
+    if (!o->help && !o->list_bugs && o->source == CG_SRC_NONE)
         return cg_fail(err, "no matrix: give --matrix FILE.mtx, --poisson1d N, --poisson2d N "
                        "or --poisson3d N");
     return 0;

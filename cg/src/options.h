@@ -24,7 +24,12 @@ typedef struct cg_options {
     uint64_t seed;       /* manufactured solution (default 1) */
     cg_solver solver;    /* --solver (default serial) */
     int pes;             /* --pes N (default 1) */
-    int blocks, threads; /* --blocks, --threads of cg-mono's kernel (0: cg/par.h's defaults) */
+    int blocks, threads; /* --blocks, --threads of the kernels (0: cg/par.h's defaults) */
+    cg_reduce reduce;    /* --reduce of cg-host (default sync) */
+    bool reduce_given;
+    long long iters;     /* --iters of the halo-only loop (default 50) */
+    bool iters_given;
+    bool list_bugs;      /* --list-bugs */
 } cg_options;
 
 void cg_options_usage(FILE *f);

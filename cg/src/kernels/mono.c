@@ -21,7 +21,9 @@
  * after every block's put by the grid sync before it). The credit wait is implied by the
  * blocking reductions here (q reaches gamma's reduction of iteration k only after its SpMV;
  * p cannot start iteration k + 1 before that reduction completes), but the protocol does not
- * rely on that: a solver without reductions keeps the same halo code.
+ * rely on that: a solver without reductions keeps the same halo code, and cg_halo_loop (at
+ * the end of this file, the halo-only loop) is that solver. Two planted bugs (cg_bugs.h)
+ * sit here: the credit wait and the quiet dropped.
  *
  * Exactness (docs/cg.md): every row of t = A s is summed in its stored order (cg_spmv's
  * expression), every vector update is cg_solve_serial's expression, and every dot product
@@ -33,6 +35,7 @@
 #include <stdbool.h>
 
 #include "cg/xsum.h"
+#include "cg_bugs.h"
 #include "kernels/mono.h"
 
 DEVICE int64_t mono_gtid(void)
@@ -110,7 +113,7 @@ DEVICE void mono_send(const cg_mono_args *a, uint64_t k)
         const int to = a->send_part[m];
         for (int32_t j = (int32_t)threadIdx.x; j < n; j += (int32_t)blockDim.x)
             a->sendbuf[off + j] = a->s[a->send_idx[off + j]];
-        if (threadIdx.x == 0)
+        if (threadIdx.x == 0 && !cg_bug(CG_BUG_CREDIT_WAIT_MISSING)) /* planted: no wait */
             nvshmem_signal_wait_until(&a->sig_credit[to], NVSHMEM_CMP_GE, k - 1);
         __syncthreads();
         nvshmemx_double_put_signal_nbi_block(a->s + a->send_disp[m], a->sendbuf + off,
@@ -169,7 +172,7 @@ KERNEL(cg_mono, cg_mono_args, a)
         mono_spmv(&a, 0, a.n_interior, &acc);     /* interior rows: no ghost (line 18) */
         mono_receive(&a, (uint64_t)k);            /* line 19 */
         grid_sync();
-        if (lead)
+        if (lead && !cg_bug(CG_BUG_QUIET_MISSING)) /* planted: no quiet */
             nvshmem_quiet(); /* the whole PE's puts: sendbuf reusable at iteration k + 1 */
         mono_spmv(&a, a.n_interior, a.n_owned, &acc); /* t <- A s; gamma's terms */
         mono_reduce_publish(&a, &acc);
@@ -207,5 +210,32 @@ KERNEL(cg_mono, cg_mono_args, a)
         a.res->breakdown = breakdown;
         a.res->rho0 = rho0;
         a.res->residual = residual;
+    }
+}
+
+/* The halo-only loop (cg/par.h: cg_halo_loop_par): max_iter times s <- s - omega A s, with
+ * cg-mono's halo code (mono_send, mono_receive, the quiet, mono_credit) and no reduction.
+ * Iteration k: grid sync (s complete); send; interior SpMV; receive; grid sync; quiet;
+ * border SpMV; grid sync (no block reads a ghost of iteration k any more); credits; update
+ * of the owned rows. Here the credit is all that keeps a sender's put of iteration k + 1
+ * out of ghosts that its receiver's border SpMV of iteration k still reads: the sender only
+ * needs the receiver's iteration-k message to run ahead. */
+KERNEL(cg_halo_loop, cg_mono_args, a)
+{
+    const int64_t gt = mono_gtid(), gs = mono_gsize();
+    const bool lead = blockIdx.x == 0 && threadIdx.x == 0;
+    for (int64_t k = 1; k <= a.max_iter; k++) {
+        grid_sync();
+        mono_send(&a, (uint64_t)k);
+        mono_spmv(&a, 0, a.n_interior, NULL);
+        mono_receive(&a, (uint64_t)k);
+        grid_sync();
+        if (lead && !cg_bug(CG_BUG_QUIET_MISSING)) /* planted: no quiet */
+            nvshmem_quiet();
+        mono_spmv(&a, a.n_interior, a.n_owned, NULL);
+        grid_sync();
+        mono_credit(&a, (uint64_t)k);
+        for (int64_t i = gt; i < a.n_owned; i += gs)
+            a.s[i] = -a.omega * a.t[i] + a.s[i];
     }
 }

@@ -55,8 +55,11 @@ typedef struct cg_mono_args {
     int64_t max_iter;
     double *history;                 /* max_iter + 1, or NULL (written by PE 0) */
     cg_result *res;                  /* written by block 0, thread 0 */
+    double omega;                    /* cg_halo_loop's step */
 } cg_mono_args;
 
 KERNEL_DECL(cg_mono, cg_mono_args);
+/* The halo-only loop (cg/par.h, cg_halo_loop_par): max_iter times s <- s - omega A s. */
+KERNEL_DECL(cg_halo_loop, cg_mono_args);
 
 #endif
