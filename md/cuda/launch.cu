@@ -47,25 +47,32 @@ int md_cuda_mpirun_rank(void)
     return -1;
 }
 
-/* Selects the PE's GPU and initializes NVSHMEM with the shared id. Returns 0 or 1. */
-static int md_cuda_pe_start(int rank, int n_pes, nvshmemx_uniqueid_t *id)
+int md_cuda_select_gpu(int pe, int index, int sharing)
 {
     int ndev = 0;
     cudaError_t e = cudaGetDeviceCount(&ndev);
     if (e != cudaSuccess || ndev < 1) {
         fprintf(stderr, "shmemu-md (CUDA): PE %d: no GPU (%s); run the CUDA build on a GPU "
-                "machine, or bin/shmemu-md on a CPU\n", rank,
+                "machine, or bin/shmemu-md on a CPU\n", pe,
                 e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
         return 1;
     }
-    if (rank == 0 && n_pes > ndev)
-        fprintf(stderr, "shmemu-md (CUDA): warning: %d PEs on %d GPUs: PEs share GPUs (NVSHMEM "
-                "may refuse this)\n", n_pes, ndev);
-    if ((e = cudaSetDevice(rank % ndev)) != cudaSuccess) {
-        fprintf(stderr, "shmemu-md (CUDA): PE %d: cudaSetDevice(%d): %s\n", rank, rank % ndev,
+    if (index == 0 && sharing > ndev)
+        fprintf(stderr, "shmemu-md (CUDA): warning: %d PEs on %d GPUs: PEs share GPUs (run them "
+                "under MPS; docs/gpu.md)\n", sharing, ndev);
+    if ((e = cudaSetDevice(index % ndev)) != cudaSuccess) {
+        fprintf(stderr, "shmemu-md (CUDA): PE %d: cudaSetDevice(%d): %s\n", pe, index % ndev,
                 cudaGetErrorString(e));
         return 1;
     }
+    return 0;
+}
+
+/* Selects the PE's GPU and initializes NVSHMEM with the shared id. Returns 0 or 1. */
+static int md_cuda_pe_start(int rank, int n_pes, nvshmemx_uniqueid_t *id)
+{
+    if (md_cuda_select_gpu(rank, rank, n_pes) != 0)
+        return 1;
     nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
     int rc = nvshmemx_set_attr_uniqueid_args(rank, n_pes, id, &attr);
     if (rc == 0)

@@ -10,6 +10,11 @@
  * NVSHMEM (launch.cu). Returns fn's status, or 1 for a CUDA error. */
 int md_cuda_pe_run(int rank, int (*fn)(void *), void *arg);
 
+/* Selects GPU (index mod the GPU count) for PE pe, one of `sharing` PEs that share this
+ * machine's GPUs (index 0 warns when there are fewer GPUs than that). Returns 0, or 1 with a
+ * message naming the PE (launch.cu). */
+int md_cuda_select_gpu(int pe, int index, int sharing);
+
 /* This process's rank when mpirun (Open MPI, or a PMIx/PMI launcher) started it, from the
  * launcher's environment; -1 otherwise (launch.cu). */
 int md_cuda_mpirun_rank(void);

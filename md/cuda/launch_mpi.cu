@@ -68,22 +68,7 @@ int md_cuda_launch_mpi(int n_pes, int (*fn)(void *), void *arg)
     MPI_Comm_rank(node, &local);
     MPI_Comm_size(node, &local_n);
     MPI_Comm_free(&node);
-    int ndev = 0, rc = 0;
-    cudaError_t e = cudaGetDeviceCount(&ndev);
-    if (e != cudaSuccess || ndev < 1) {
-        fprintf(stderr, "shmemu-md (CUDA): PE %d: no GPU (%s)\n", rank,
-                e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
-        rc = 1;
-    } else {
-        if (local == 0 && local_n > ndev)
-            fprintf(stderr, "shmemu-md (CUDA): warning: %d ranks on a node with %d GPUs: ranks "
-                    "share GPUs (run them under MPS; docs/gpu.md)\n", local_n, ndev);
-        if ((e = cudaSetDevice(local % ndev)) != cudaSuccess) {
-            fprintf(stderr, "shmemu-md (CUDA): PE %d: cudaSetDevice(%d): %s\n", rank,
-                    local % ndev, cudaGetErrorString(e));
-            rc = 1;
-        }
-    }
+    int rc = md_cuda_select_gpu(rank, local, local_n);
     setenv("NVSHMEM_DISABLE_NVLS", "1", 1); /* never NVLink multicast (shared hosts) */
     if (rc == 0) {
         MPI_Comm world = MPI_COMM_WORLD;

@@ -34,8 +34,8 @@
  *   - collectives (collective.c) copy with get, but reductions combine in place from ptr;
  *   - park.c keeps the per-PE parked-word lists in pgas_pe, and the team barriers' counters
  *     live in the job's pgas_barriers, both in process memory;
- *   - deterministic mode (sched*.c) and emu/ (which wakes its own stream and event words
- *     through park.c) assume one process.
+ *   - deterministic mode (sched*.c) assumes one process (the process backend refuses it); the
+ *     emulator (emu/) runs per PE process.
  *
  * Layers (docs/design.md, "Layering"): this header, the seam, is below every file that
  * copies, wakes or meets at a barrier; the threads backend is above park.c, because its wake

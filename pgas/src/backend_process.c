@@ -57,16 +57,8 @@
 
 const pgas_backend pgas_backend_process = {
     .name = "process",
-    .threads_layout = true,
     .processes = true,
-    .heap_map = pgas_threads_heap_map,
-    .heap_unmap = pgas_threads_heap_unmap,
-    .ptr = pgas_threads_ptr,
-    .owner = pgas_threads_owner,
-    .put = pgas_threads_put,
-    .get = pgas_threads_get,
-    .wake = pgas_wake_range,
-    .barrier = pgas_threads_barrier,
+    PGAS_THREADS_LAYOUT_OPS,
 };
 
 void pgas_process_job_begin(void)
@@ -194,12 +186,14 @@ _Noreturn static void end_job(pid_t *pids, int n, int pe, pid_t pid, const char 
 }
 
 /* PE pe's process has ended with wait status ws: a normal end, or the end of the job. */
-static void judge(const pgas_world *w, pid_t *pids, int n, int pe, pid_t pid, int ws)
+static void judge(watch *wt, int pe, pid_t pid, int ws)
 {
-    char how[160];
-    watch *wt = atomic_load(&current_watch);
-    if (wt != NULL && atomic_load(&wt->pe0_exit))
+    if (atomic_load(&wt->pe0_exit))
         return; /* PE 0's exit handler decides: the process is ending */
+    const pgas_world *w = wt->w;
+    pid_t *pids = wt->pids;
+    const int n = w->n_pes;
+    char how[160];
     if (WIFSIGNALED(ws)) {
         int sig = WTERMSIG(ws);
         snprintf(how, sizeof how, "was killed by signal %d (%s)", sig, strsignal(sig));
@@ -274,7 +268,7 @@ void pgas_process_run(pgas_world *w, void *(*pe_main)(void *), void *starts, siz
             if (got == pids[p]) {
                 pid_t pid = pids[p];
                 pids[p] = 0;
-                judge(w, pids, n, p, pid, ws);
+                judge(&wt, p, pid, ws);
             } else if (got < 0 && errno == ECHILD) {
                 pids[p] = 0; /* reaped by someone else: nothing more to learn */
             } else {

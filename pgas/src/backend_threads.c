@@ -101,13 +101,5 @@ void pgas_threads_barrier(pgas_thread *t, pgas_barrier *b, int n_members, const 
 
 const pgas_backend pgas_backend_threads = {
     .name = "threads",
-    .threads_layout = true,
-    .heap_map = pgas_threads_heap_map,
-    .heap_unmap = pgas_threads_heap_unmap,
-    .ptr = pgas_threads_ptr,
-    .owner = pgas_threads_owner,
-    .put = pgas_threads_put,
-    .get = pgas_threads_get,
-    .wake = pgas_wake_range,
-    .barrier = pgas_threads_barrier,
+    PGAS_THREADS_LAYOUT_OPS,
 };

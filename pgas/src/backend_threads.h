@@ -26,6 +26,15 @@ int pgas_threads_heap_map(pgas_world *w, char *err, size_t err_len);
 void pgas_threads_heap_unmap(pgas_world *w);
 void pgas_threads_barrier(pgas_thread *t, pgas_barrier *b, int n_members, const char *call);
 
+/* The threads layout's operations, for the table of every backend that keeps that layout (the
+ * threads backend, and the process backend in shared memory): one list, so the two tables
+ * cannot drift apart. */
+#define PGAS_THREADS_LAYOUT_OPS                                                              \
+    .threads_layout = true, .heap_map = pgas_threads_heap_map,                                 \
+    .heap_unmap = pgas_threads_heap_unmap, .ptr = pgas_threads_ptr,                            \
+    .owner = pgas_threads_owner, .put = pgas_threads_put, .get = pgas_threads_get,             \
+    .wake = pgas_wake_range, .barrier = pgas_threads_barrier
+
 static inline char *pgas_threads_ptr(const pgas_world *w, int pe, size_t offset)
 {
     const pgas_threads_state *s = w->backend_state;

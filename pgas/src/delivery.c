@@ -230,8 +230,8 @@ static void reuse_complete(pgas_thread *t, pgas_queue *q)
 static void reuse_complete_synced(pgas_thread *t)
 {
     const uint64_t seen = t->grid_syncs_seen;
-    if (seen == 0)
-        return;
+    if (seen == 0 || !t->world->config.check_nbi)
+        return; /* only the checking mode arms slots: nothing to scan */
     pgas_reuse_slot *table = t->world->pes[t->pe].reuse;
     for (int i = 0; i < PGAS_REUSE_SLOTS; i++) {
         pgas_reuse_slot *s = &table[i];

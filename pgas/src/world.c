@@ -279,24 +279,24 @@ static int job_result(const pe_start *starts, int n_pes)
  * 1..N-1 are forked and PE 0 runs on a thread of this process (backend_process.c). */
 static int launch_processes(int n_pes, const pe_start *proto, const pgas_backend *backend)
 {
-    pgas_config config;
-    pgas_config_read(&config);
-    if (config.sched_strategy != PGAS_SCHED_OFF || config.replay[0] != '\0' ||
-        config.guide[0] != '\0') {
-        fprintf(stderr, "shmemu: SHMEMU_BACKEND=process: the deterministic scheduler (SHMEMU_SCHED, "
-                        "SHMEMU_REPLAY) runs every PE in one process; use the threads backend "
-                        "(unset SHMEMU_BACKEND) to explore or replay schedules\n");
-        return 2;
-    }
-    if (proto->image != NULL) {
-        char err[512];
-        if (pgas_image_share_data(&job_image, err, sizeof err) != 0) {
-            fprintf(stderr, "shmemu: SHMEMU_BACKEND=process: %s\n", err);
-            return 2;
-        }
-    }
     pgas_process_job_begin();
     pgas_world *world = world_create(n_pes, backend);
+    const pgas_config *config = &world->config;
+    char err[512];
+    bool refused = config->sched_strategy != PGAS_SCHED_OFF || config->replay[0] != '\0' ||
+                   config->guide[0] != '\0';
+    if (refused)
+        snprintf(err, sizeof err, "the deterministic scheduler (SHMEMU_SCHED, SHMEMU_REPLAY) "
+                                  "runs every PE in one process; use the threads backend (unset "
+                                  "SHMEMU_BACKEND) to explore or replay schedules");
+    else if (proto->image != NULL)
+        refused = pgas_image_share_data(&job_image, err, sizeof err) != 0;
+    if (refused) {
+        fprintf(stderr, "shmemu: SHMEMU_BACKEND=process: %s\n", err);
+        world_destroy(world);
+        pgas_process_job_end(false);
+        return 2;
+    }
     world->image = proto->image;
     pe_start *starts = pgas_job_calloc((size_t)n_pes, sizeof *starts);
     if (starts == NULL) {
