@@ -147,24 +147,24 @@ void pgas_process_job_end(bool keep_records);
  * chooses its backend (world.c), not of the backend's address: a file that dispatches must
  * not depend on backend_threads.c, which sits above park.c. */
 #include "backend_threads.h"
-#define PGAS_BE_IS_THREADS(w) __builtin_expect((w)->backend_threads_layout, 1)
+#define PGAS_BE_THREADS_LAYOUT(w) __builtin_expect((w)->backend_threads_layout, 1)
 
 static inline char *pgas_be_ptr(const pgas_world *w, int pe, size_t offset)
 {
-    if (PGAS_BE_IS_THREADS(w))
+    if (PGAS_BE_THREADS_LAYOUT(w))
         return pgas_threads_ptr(w, pe, offset);
     return w->backend->ptr(w, pe, offset);
 }
 static inline int pgas_be_owner(const pgas_world *w, const volatile void *addr, size_t *offset)
 {
-    if (PGAS_BE_IS_THREADS(w))
+    if (PGAS_BE_THREADS_LAYOUT(w))
         return pgas_threads_owner(w, addr, offset);
     return w->backend->owner(w, addr, offset);
 }
 static inline void pgas_be_put(const pgas_world *w, int pe, char *target, const void *src,
                                size_t bytes)
 {
-    if (PGAS_BE_IS_THREADS(w))
+    if (PGAS_BE_THREADS_LAYOUT(w))
         pgas_threads_put(w, pe, target, src, bytes);
     else
         w->backend->put(w, pe, target, src, bytes);
@@ -172,7 +172,7 @@ static inline void pgas_be_put(const pgas_world *w, int pe, char *target, const 
 static inline void pgas_be_get(const pgas_world *w, int pe, void *dest, const char *remote_src,
                                size_t bytes)
 {
-    if (PGAS_BE_IS_THREADS(w))
+    if (PGAS_BE_THREADS_LAYOUT(w))
         pgas_threads_get(w, pe, dest, remote_src, bytes);
     else
         w->backend->get(w, pe, dest, remote_src, bytes);
