@@ -14,6 +14,9 @@
 #                              (SHMEMU_BACKEND): put-with-signal ping-pong and put bandwidth
 #                              beside the raw floor, MPI and OpenSHMEM; MD atom-steps/s at 2, 4
 #                              and 8 PEs (bench/backends.sh)
+#   make bench-cg              the cg app: shmemu-cg's serial solver against PETSc's KSPCG (and
+#                              a plain-double CG) on one core, the emulated solvers against
+#                              serial at 1, 2, 4 PEs (bench/cg.sh); needs Debian's petsc-dev
 #
 # The shmemu programs and the raw floor build with $(CC) and the project's $(CFLAGS); the
 # Open MPI baselines with its wrapper compilers (mpicc, oshcc) and the same flags, so every
@@ -27,7 +30,7 @@ BENCH_BIN := $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu \
              $(BENCH_DIR)/put_bw_shmemu $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem \
              $(BENCH_DIR)/emu_costs
 
-.PHONY: bench bench-build bench-md bench-halo-variants bench-cuda bench-bounds bench-backends
+.PHONY: bench bench-build bench-md bench-halo-variants bench-cuda bench-bounds bench-backends bench-cg
 
 # The bounds check off against on, side by side (a minute; its own section of
 # bench/RESULTS.md).
@@ -40,6 +43,29 @@ bench-bounds: $(BENCH_DIR)/pingpong_shmemu $(BENCH_DIR)/put_bw_shmemu
 bench-backends: $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu $(BENCH_DIR)/put_bw_shmemu \
                 $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem $(PROG_DIR)/shmemu-md
 	BUILD=$(BUILD) MD_BIN=$(MD_BIN) bench/backends.sh
+
+# The cg benchmark (minutes; its own section of bench/RESULTS.md). Not part of `make bench`
+# or the default build: it needs PETSc. (cg/cg.mk, which names the cg library and program, is
+# included after this file: their paths are spelled out.)
+bench-cg: $(BENCH_DIR)/cg_petsc $(PROG_DIR)/shmemu-cg
+	BUILD=$(BUILD) CG_BIN=$(PROG_DIR)/shmemu-cg bench/cg.sh
+
+# PETSc through its pkg-config file (Debian 12's petsc-dev installs petsc.pc, found by
+# pkg-config through /usr/lib/x86_64-linux-gnu/pkgconfig; its real home is
+# /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real/lib/pkgconfig). PETSc's headers include
+# mpi.h, so the program builds with mpicc; they are -isystem so that our -Werror applies to
+# our code only.
+PETSC_PC ?= petsc
+$(BENCH_DIR)/cg_petsc: bench/cg_petsc.c $(BUILD)/lib/libshmemu_cg.a $(LIB_A)
+	@pkg-config --exists $(PETSC_PC) || { echo "bench-cg: PETSc not found (pkg-config $(PETSC_PC)):" \
+	    "install Debian's petsc-dev (scripts/ensure-deps.sh bench), or set PKG_CONFIG_PATH to the folder" \
+	    "of another petsc.pc" >&2; exit 1; }
+	@command -v $(MPICC) >/dev/null || { echo "bench-cg: $(MPICC) not found: install libopenmpi-dev" \
+	    "(scripts/ensure-deps.sh bench)" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -Icg/include $$(pkg-config --cflags $(PETSC_PC) | sed 's/-I/-isystem /g') \
+	    $(LDFLAGS) -MMD -MP -o $@ $< $(BUILD)/lib/libshmemu_cg.a $(LIB_A) \
+	    $$(pkg-config --libs $(PETSC_PC)) $(LDLIBS)
 
 # The MD benchmark against LAMMPS (minutes; its own section of bench/RESULTS.md).
 bench-md: all

@@ -3,12 +3,15 @@
 #
 #   replace_results_section FILE BEGIN END < body
 #   replace_results_section_log FILE BEGIN END LOG < body
+#   replace_results_section_log_reading FILE BEGIN END LOG READING_BEGIN READING_END < body
 #
 # Writes FILE with the lines from BEGIN to END (markers included) replaced by BEGIN, the body
 # read from standard input, and END; the section goes at the end when FILE has none. The file
 # is written whole (a temporary file, then rename), so a run that dies leaves the old one.
 # bench/run.sh rewrites the rest of the file and keeps these sections. The _log form puts
-# LOG's lines after the body, in a collapsed "raw log" block.
+# LOG's lines after the body, in a collapsed "raw log" block. The _reading form also keeps the
+# hand-written reading of the results (between READING_BEGIN and READING_END, where the
+# old section had it) right after the new section.
 replace_results_section() {
     local file=$1 begin=$2 end=$3
     local tmp=$file.tmp.$$
@@ -35,4 +38,14 @@ replace_results_section_log() {
         echo
         echo "</details>"
     } | replace_results_section "$file" "$begin" "$end"
+}
+
+replace_results_section_log_reading() {
+    local file=$1 begin=$2 end=$3 log=$4 rbegin=$5 rend=$6 reading=""
+    if [ -f "$file" ]; then
+        reading=$(awk -v b="$rbegin" -v e="$rend" '$0 == e { keep = 0 } keep { print } $0 == b { keep = 1 }' "$file")
+    fi
+    replace_results_section_log "$file" "$begin" "$end" "$log" || return 1
+    # The section went to the end of the file: the reading follows it there.
+    [ -z "$reading" ] || printf '%s\n' "$reading" | replace_results_section "$file" "$rbegin" "$rend"
 }
