@@ -149,6 +149,7 @@ test: libs $(TEST_BIN)
 -include md/md.mk
 -include cg/cg.mk
 -include md/cuda.mk
+-include cg/cuda.mk
 -include fuzz/fuzz.mk
 -include cuda/cuda.mk
 -include cuda/cudafe.mk
@@ -223,15 +224,15 @@ check-user: all
 	@tests/check-race-names.sh
 	@tests/check-install.sh
 
-# Every planted bug (shmemu-md --list-bugs) under its cheapest detecting checker, and
-# correct code clean under each checker used: the fast subset of `make detection-matrix`
+# Every planted bug (shmemu-md --list-bugs, and shmemu-cg's cg- bugs) under its cheapest
+# detecting checker, and correct code clean under each checker used: the fast subset of `make detection-matrix`
 # (scripts/detection-fast.sh, docs/detection-matrix.md; under a minute on 2 cores). Its
 # TSan shmemu-md is built in check-tsan's folder.
 PLANTS_TSAN_BUILD := $(if $(filter build,$(BUILD)),build-tsan,$(BUILD)-tsan)
 .PHONY: check-plants
-check-plants: $(MD_BIN)
+check-plants: $(MD_BIN) $(PROG_DIR)/shmemu-cg
 	$(MAKE) BUILD=$(PLANTS_TSAN_BUILD) SANITIZE=thread CC=clang $(PLANTS_TSAN_BUILD)/bin/shmemu-md
-	@scripts/detection-fast.sh $(MD_BIN) $(PLANTS_TSAN_BUILD)/bin/shmemu-md
+	@scripts/detection-fast.sh $(MD_BIN) $(PLANTS_TSAN_BUILD)/bin/shmemu-md $(PROG_DIR)/shmemu-cg
 
 # A public OpenSHMEM test suite (Sandia OpenSHMEM's test/ folders) built with bin/shmemu-cc
 # and run with bin/shmemu-run, as an outside user would: pass/fail per folder
@@ -296,6 +297,10 @@ help:
 	@echo "make cuda            the MD app for GPUs with NVSHMEM (docs/gpu.md)"
 	@echo "make cuda-compile    compile the MD app's CUDA sources with nvcc (part of make)"
 	@echo "make gpu-check       GPU run vs CPU emulator, every thermo checksum (GPU machine)"
+	@echo "make cuda-cg         the CG app for GPUs with NVSHMEM (docs/cg.md, On a GPU)"
+	@echo "make cuda-cg-compile compile the CG app's CUDA sources with nvcc (part of make)"
+	@echo "make gpu-check-cg    GPU runs of every CG solver vs the CPU emulator (GPU machine)"
+	@echo "make gpu-bench-cg    GPU time per CG iteration, and a cuSPARSE CG (GPU machine)"
 	@echo "make check-asan      suites under ASan+UBSan (clang)"
 	@echo "make check-tsan      suites under ThreadSanitizer (clang)"
 	@echo "make check-helgrind  suites under valgrind --tool=helgrind"
@@ -305,7 +310,7 @@ help:
 	@echo "make check-docs      every command in README.md and docs/ runs (or, GPU/long: parses)"
 	@echo "make test-under-load the native suites beside CPU load, LOAD_RUNS times (minutes)"
 	@echo "make check           all of the above (the README's test command)"
-	@echo "make check-races     MD halo variants, pgas and emu suites under helgrind, DRD, TSan"
+	@echo "make check-races     MD halo variants, cg solvers, pgas and emu suites under helgrind, DRD, TSan"
 	@echo "                     over 2-8 PEs, 1D-3D, pulse/fused, direct/signal (minutes)"
 	@echo "make detection-matrix  every planted bug under every checker: docs/detection-matrix.md"
 	@echo "make check-plants    every planted bug under its cheapest detecting checker (< 1 min)"
@@ -317,6 +322,7 @@ help:
 	@echo "make bench-cuda      1024-thread blocks: launch, barrier, shuffle, stacks, a 4-PE job; dialect vs .cu"
 	@echo "make bench-bounds    the symmetric-object bounds check on the put path, off against on (bench/RESULTS.md)"
 	@echo "make bench-backends  threads against process backend: ping-pong, put bandwidth, MD (bench/RESULTS.md)"
+	@echo "make bench-cg        cg: serial against PETSc KSPCG, emulated solvers against serial (needs petsc-dev)"
 	@echo "make check-valgrind-openshmem  helgrind and DRD on the OpenSHMEM API suites (minutes; not in the test command)"
 	@echo "make fuzz-replay     every fuzz harness over its corpus (docs/fuzzing.md)"
 	@echo "make fuzz FUZZ_SECONDS=N  fuzz every parser N CPU seconds each (default 60)"

@@ -27,13 +27,29 @@ cg: $(CG_BIN) $(CG_TEST_BIN)
 # cg's sources see its public headers (cg/include/cg/*.h) and its internal ones.
 $(BUILD)/cg/%.o: CPPFLAGS += -Icg/include -Icg/src
 
+# METIS (--partition metis, cg/partition.h) when its header is there (Debian's libmetis-dev,
+# installed by scripts/ensure-deps.sh test): partition_metis.c is built with it and the
+# program and tests link -lmetis; without it, --partition metis is refused with a message
+# (and test_cg_partition fails: the test level must have it).
+CG_METIS   := $(wildcard /usr/include/metis.h)
+CG_LDLIBS  := $(if $(CG_METIS),-lmetis)
+$(BUILD)/cg/src/partition_metis.o: CPPFLAGS += $(if $(CG_METIS),-DCG_HAVE_METIS)
+# A stamp holding the choice, rewritten (at parse time) only when it changes: installing or
+# removing METIS rebuilds partition_metis.o. (Not a rule-made stamp: the Makefile's
+# .SECONDARY would let a missing one go unbuilt.)
+CG_METIS_STAMP := $(BUILD)/cg/metis.stamp
+CG_METIS_WANT  := $(if $(CG_METIS),yes,no)
+$(shell mkdir -p $(BUILD)/cg && { [ "$$(cat $(CG_METIS_STAMP) 2>/dev/null)" = $(CG_METIS_WANT) ] \
+    || echo $(CG_METIS_WANT) > $(CG_METIS_STAMP); })
+$(BUILD)/cg/src/partition_metis.o: $(CG_METIS_STAMP)
+
 $(CG_LIB): $(CG_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
 $(CG_BIN): $(CG_MAIN_OBJ) $(CG_LIB) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(CG_LIB) $(LIB_A) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(CG_LIB) $(LIB_A) $(CG_LDLIBS) $(LDLIBS)
 
 # Tests see cg's internal headers too, and find their data files (tests/cg_data) and the
 # plain build's bin/ by absolute path, wherever they are run from.
@@ -42,7 +58,12 @@ $(BUILD)/tests/test_cg_%.o: CPPFLAGS += -Icg/include -Icg/src \
 
 $(BUILD)/tests/test_cg_%: $(BUILD)/tests/test_cg_%.o $(CG_LIB) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(CG_LIB) $(LIB_A) -lcmocka $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(CG_LIB) $(LIB_A) -lcmocka $(CG_LDLIBS) $(LDLIBS)
+
+# test_cg_partition counts the halo's put-with-signal calls (its own wrapper of them): the
+# direct transport must make none. private: not passed on to the prerequisites.
+$(BUILD)/tests/test_cg_partition: private LDFLAGS += \
+    -Wl,--wrap=nvshmemx_double_put_signal_nbi_block
 
 # test_cg_cli runs the program (its own build's, or bin/'s in the plain build).
 $(BUILD)/tests/test_cg_cli: | $(CG_BIN)

@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int32_t ghosts = 0;
         for (int p = 0; p < pl.nparts; p++)
             ghosts += pl.parts[p].n_ghost;
-        if (pl.parts[0].row_lo != 0 || pl.parts[pl.nparts - 1].row_hi != a.n || ghosts < 0)
+        if (pl.owner[0] != 0 || pl.owner[a.n - 1] != pl.nparts - 1 || ghosts < 0)
             abort();
         cg_plan_free(&pl);
         double b[64], x[64], hist[9];

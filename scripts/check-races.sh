@@ -23,7 +23,14 @@
 #    helgrind and TSan, put-with-signal under TSan (DRD took more than 10 minutes).
 #    A run passes when the tool reports nothing and the checksum is the 1-PE serial run's
 #    of the same system.
-# 2. the pgas and emu cmocka suites (tests/test_*.c but test_md_*) under helgrind and DRD
+# 2. bin/shmemu-cg (docs/cg.md) on small matrices: cg-mono, cg-host --reduce sync and
+#    stream, and the halo-only loop (--solver halo-loop), at 2, 4 and 8 PEs (2-D Poisson
+#    N = 6 and N = 8, 36 and 64 rows), cg-mono and the loop also in checking mode
+#    (SHMEMU_CHECK_NBI=1) at 4 PEs; each under helgrind, DRD and the TSan build (but
+#    cg-host --reduce stream at 8 PEs not under DRD: 12 minutes). A run
+#    passes when the tool reports nothing, it exits 0 and prints the serial solver's
+#    checksum (--solver serial; halo-serial for the loop).
+# 3. the pgas and emu cmocka suites (tests/test_*.c but test_md_*) under helgrind and DRD
 #    (scripts/run-suites.sh, which fails a suite on any report) and the TSan build.
 #
 # Suppressions: none of the project's own. valgrind applies its default suppression file
@@ -35,9 +42,10 @@
 # CELLS (default 4: 256 atoms), RUN_TIMEOUT (seconds per run, default 900),
 # RACES_HANG_TIMEOUT (SHMEMU_HANG_TIMEOUT of each run, default 600), RACES_JOBS (runs at
 # once, default 2),
-# RACES_SUITES=0 (skip part 2; the summary then says NOT RUN), RACES_LOGS (default
-# $BUILD/check-races), RACES_MATCH (an extended regular expression: only the MD runs whose
-# configuration matches, e.g. RACES_MATCH=direct26).
+# RACES_SUITES=0 (skip part 3; the summary then says NOT RUN), RACES_LOGS (default
+# $BUILD/check-races), RACES_MATCH (an extended regular expression: only the MD and cg runs
+# whose configuration matches, e.g. RACES_MATCH=direct26, or RACES_MATCH=solver for cg's
+# alone).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 . scripts/job_slots.sh
@@ -51,7 +59,9 @@ JOBS=${RACES_JOBS:-2}
 LOGS=${RACES_LOGS:-$BUILD/check-races}
 MD=$BUILD/bin/shmemu-md
 MD_TSAN=$TSAN_BUILD/bin/shmemu-md
-for b in "$MD" "$MD_TSAN"; do
+CG=$BUILD/bin/shmemu-cg
+CG_TSAN=$TSAN_BUILD/bin/shmemu-cg
+for b in "$MD" "$MD_TSAN" "$CG" "$CG_TSAN"; do
     [ -x "$b" ] || { echo "check-races: $b is not built (make check-races builds it)" >&2; exit 2; }
 done
 command -v valgrind >/dev/null || { echo "check-races: valgrind is not installed" >&2; exit 2; }
@@ -70,6 +80,31 @@ reference() { # cells
 }
 reference "$CELLS"
 
+# CMD: program $2 (its TSan build: $3) under tool $1.
+tool_cmd() { # tool prog prog_tsan
+    case "$1" in
+    helgrind) CMD=(valgrind --tool=helgrind --history-level=approx --fair-sched=yes "$2") ;;
+    drd) CMD=(valgrind --tool=drd --fair-sched=yes "$2") ;;
+    tsan) CMD=("$3") ;;
+    esac
+}
+
+# A finished run's line: PASS when it exited 0, the tool reported nothing and its last
+# checksum is ref; else FAIL with what went wrong.
+verdict() { # tool rc log ref what t0
+    local tool=$1 rc=$2 log=$3 ref=$4 what=$5 t0=$6 n sum
+    case "$tool" in
+    tsan) n=$(grep -c 'WARNING: ThreadSanitizer:' "$log") ;;
+    *) n=$(awk '/ERROR SUMMARY: [0-9]+ errors/ { n = $4 } END { print (NR ? n + 0 : -1) }' "$log") ;;
+    esac
+    sum=$(awk '$1 == "checksum" { s = $2 } END { print s }' "$log")
+    if [ "$rc" = 0 ] && [ "$n" = 0 ] && [ -n "$ref" ] && [ "$sum" = "$ref" ]; then
+        echo "PASS $tool $what ($((SECONDS - t0)) s)"
+    else
+        echo "FAIL $tool $what: exit $rc, $n report(s), checksum ${sum:-none} (want ${ref:-none}); log $log"
+    fi
+}
+
 # One configuration under one tool: prints "PASS|FAIL tool config: detail".
 run_md() { # tool id env-words... -- md-args...
     local tool=$1 id=$2
@@ -81,29 +116,14 @@ run_md() { # tool id env-words... -- md-args...
     local cells=$CELLS a prev=""
     for a in "$@"; do [ "$prev" = --cells ] && cells=$a; prev=$a; done
     local ref=${refs[$cells]}
-    local cmd=() log=$LOGS/md.$id.$tool.log
-    case "$tool" in
-    helgrind) cmd=(valgrind --tool=helgrind --history-level=approx --fair-sched=yes "$MD") ;;
-    drd) cmd=(valgrind --tool=drd --fair-sched=yes "$MD") ;;
-    tsan) cmd=("$MD_TSAN") ;;
-    esac
+    local log=$LOGS/md.$id.$tool.log
+    tool_cmd "$tool" "$MD" "$MD_TSAN"
     local t0=$SECONDS
     # DRD is slow enough with 8 PEs that an honest wait can pass minutes: the hang timeout
     # is generous, and RUN_TIMEOUT bounds a run.
-    env "${envs[@]}" SHMEMU_HANG_TIMEOUT="${RACES_HANG_TIMEOUT:-600}" timeout -k 10 "$RUN_TIMEOUT" "${cmd[@]}" \
+    env "${envs[@]}" SHMEMU_HANG_TIMEOUT="${RACES_HANG_TIMEOUT:-600}" timeout -k 10 "$RUN_TIMEOUT" "${CMD[@]}" \
         --cells "$CELLS" --steps "$STEPS" --nstlist "$NSTLIST" "$@" >"$log" 2>&1
-    local rc=$? n sum
-    case "$tool" in
-    tsan) n=$(grep -c 'WARNING: ThreadSanitizer:' "$log") ;;
-    *) n=$(awk '/ERROR SUMMARY: [0-9]+ errors/ { n = $4 } END { print (NR ? n + 0 : -1) }' "$log") ;;
-    esac
-    sum=$(awk '$1 == "checksum" { s = $2 } END { print s }' "$log")
-    local what="${envs[*]:+${envs[*]} }$*"
-    if [ "$rc" = 0 ] && [ "$n" = 0 ] && [ "$sum" = "$ref" ]; then
-        echo "PASS $tool $what ($((SECONDS - t0)) s)"
-    else
-        echo "FAIL $tool $what: exit $rc, $n report(s), checksum ${sum:-none} (want $ref); log $log"
-    fi
+    verdict "$tool" $? "$log" "$ref" "${envs[*]:+${envs[*]} }$*" "$t0"
 }
 
 # configs[k] runs under the tools of tools[k].
@@ -152,6 +172,51 @@ for g in 2x1x1:7,4,4 3x1x1:6,4,4 2x2x1:7,7,4 2x2x2:7,7,7; do
     esac
 done
 
+# cg: one configuration under one tool (as run_md): prints "PASS|FAIL tool config: detail".
+declare -A cg_refs
+run_cg() { # tool id env-words... -- cg-args...
+    local tool=$1 id=$2
+    shift 2
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    local log=$LOGS/cg.$id.$tool.log
+    tool_cmd "$tool" "$CG" "$CG_TSAN"
+    local t0=$SECONDS
+    env "${envs[@]}" SHMEMU_HANG_TIMEOUT="${RACES_HANG_TIMEOUT:-600}" timeout -k 10 "$RUN_TIMEOUT" \
+        "${CMD[@]}" "$@" >"$log" 2>&1
+    verdict "$tool" $? "$log" "${cg_refs[$*]}" "${envs[*]:+${envs[*]} }$*" "$t0"
+}
+# The serial reference of each cg configuration (its matrix and iterations), once each.
+cg_configs=() cg_tools=()
+add_cg() { # "tools" "env-words... -- cg-args"
+    cg_tools+=("$1")
+    cg_configs+=("$2")
+    local args=${2#*-- } serial
+    [ -n "${cg_refs[$args]:-}" ] && return
+    case "$args" in
+    *halo-loop*) serial=$(sed -E 's/--solver halo-loop/--solver halo-serial/; s/--pes [0-9]+//' <<<"$args") ;;
+    *) serial=$(sed -E 's/--solver [a-z-]+/--solver serial/; s/--pes [0-9]+//; s/--reduce [a-z]+//' <<<"$args") ;;
+    esac
+    # shellcheck disable=SC2086
+    cg_refs[$args]=$("$CG" $serial 2>/dev/null | awk '$1 == "checksum" { print $2 }')
+    [ -n "${cg_refs[$args]}" ] || { echo "check-races: the serial run of shmemu-cg $serial failed" >&2; exit 2; }
+}
+for pes in 2 4 8; do
+    mat="--poisson2d 6"
+    [ "$pes" = 8 ] && mat="--poisson2d 8"
+    add_cg "$ALL" "-- $mat --solver cg-mono --pes $pes"
+    add_cg "$ALL" "-- $mat --solver cg-host --reduce sync --pes $pes"
+    if [ "$pes" = 8 ]; then # DRD: 12 minutes (cg-host's 8 stream threads' launches)
+        add_cg "helgrind tsan" "-- $mat --solver cg-host --reduce stream --pes $pes"
+    else
+        add_cg "$ALL" "-- $mat --solver cg-host --reduce stream --pes $pes"
+    fi
+    add_cg "$ALL" "-- $mat --solver halo-loop --iters 12 --pes $pes"
+done
+add_cg "$ALL" "SHMEMU_CHECK_NBI=1 -- --poisson2d 6 --solver cg-mono --pes 4"
+add_cg "$ALL" "SHMEMU_CHECK_NBI=1 -- --poisson2d 6 --solver halo-loop --iters 12 --pes 4"
+
 out=$LOGS/md.results
 : >"$out"
 i=0
@@ -170,6 +235,24 @@ for k in $(seq 1 "$i"); do cat "$LOGS/md.$k.result"; done | tee "$out"
 md_pass=$(grep -c '^PASS' "$out")
 md_fail=$(grep -c '^FAIL' "$out")
 md_end=$(date +%s)
+
+cg_out=$LOGS/cg.results
+j=0
+for k in "${!cg_configs[@]}"; do
+    c=${cg_configs[$k]}
+    [ -z "${RACES_MATCH:-}" ] || [[ "$c" =~ $RACES_MATCH ]] || continue
+    for tool in ${cg_tools[$k]}; do
+        j=$((j + 1))
+        # shellcheck disable=SC2086
+        (run_cg "$tool" "$j" $c >"$LOGS/cg.$j.result") &
+        wait_for_slot "$JOBS"
+    done
+done
+wait
+for k in $(seq 1 "$j"); do cat "$LOGS/cg.$k.result"; done | tee "$cg_out"
+cg_pass=$(grep -c '^PASS' "$cg_out")
+cg_fail=$(grep -c '^FAIL' "$cg_out")
+cg_end=$(date +%s)
 
 suite_note="NOT RUN (RACES_SUITES=0)"
 suite_fail=0
@@ -201,5 +284,6 @@ if [ "${RACES_SUITES:-1}" != 0 ]; then
 fi
 end=$(date +%s)
 echo "check-races: MD matrix $md_pass passed, $md_fail failed ($((md_end - start)) s);" \
+     "cg matrix $cg_pass passed, $cg_fail failed ($((cg_end - md_end)) s);" \
      "pgas/emu suites:${suite_note} total $((end - start)) s"
-[ "$md_fail" = 0 ] && [ "$suite_fail" = 0 ] && [ "$md_pass" -gt 0 ]
+[ "$md_fail" = 0 ] && [ "$cg_fail" = 0 ] && [ "$suite_fail" = 0 ] && [ $((md_pass + cg_pass)) -gt 0 ]

@@ -4,15 +4,17 @@
 # default test suite runs (`make check-plants`). Fails when a plant goes undetected, or when
 # correct code is reported (a false positive) by a checker the subset uses.
 #
-#   scripts/detection-fast.sh [MD [MD_TSAN]]
+#   scripts/detection-fast.sh [MD [MD_TSAN [CG]]]
 #
 # MD (default bin/shmemu-md) is a plain build of shmemu-md, MD_TSAN (default
-# build-tsan/bin/shmemu-md) the ThreadSanitizer build. Every bug of `MD --list-bugs` must
-# have a row in the table below; each runs in its catalogue configuration with --steps
-# $STEPS, under the deterministic scheduler (docs/sched.md: SHMEMU_SCHED, SHMEMU_SEED), so
-# that a catch is the same on every run:
+# build-tsan/bin/shmemu-md) the ThreadSanitizer build, CG (default bin/shmemu-cg) a plain
+# build of shmemu-cg (docs/cg.md; a configuration with --solver is its). Every bug of
+# `MD --list-bugs` and every cg- bug of `CG --list-bugs` must have a row in the table below;
+# each runs in its catalogue configuration (md's with --steps $STEPS), under the
+# deterministic scheduler (docs/sched.md: SHMEMU_SCHED, SHMEMU_SEED), so that a catch is
+# the same on every run:
 #   sum       natively; detected when the last checksum differs from the 1-PE serial run
-#             of the system, or the run ends in a hang or deadlock report, or in an error
+#             of the system (cg: the serial solver's), or the run ends in a hang or deadlock report, or in an error
 #             from one of shmemu's own checks ("shmemu: PE p: ...") or from the id-coded
 #             halo test of a row that runs with --check ("shmemu-md: ... halo slot" or
 #             "ghost slot ...");
@@ -27,6 +29,7 @@ cd "$(dirname "$0")/.." || exit 2
 . scripts/job_slots.sh
 MD=${1:-bin/shmemu-md}
 MD_TSAN=${2:-build-tsan/bin/shmemu-md}
+CG=${3:-bin/shmemu-cg}
 STEPS=${STEPS:-2}
 JOBS=${FAST_JOBS:-2}
 LOGS=${FAST_LOGS:-/tmp/detection-fast.$$}
@@ -42,7 +45,10 @@ LOGS=${FAST_LOGS:-/tmp/detection-fast.$$}
 # PCT's schedules (random ones keep the PEs in step: 0 of 4 caught). d26-stale-send-list
 # shows in the checksum at the first exchange after a second search, step 3 with
 # --nstlist 2; in --steps 2 that search's --check halo test (the kernels' update of
-# id-coded ghosts) finds it.
+# id-coded ghosts) finds it. cg's plants (docs/cg.md, "Planted bugs") all show in the
+# checksum or one of shmemu's own reports under the first random schedule: the credit
+# wait in the halo-only loop, the quiet and the relaxed signal in checking mode there
+# (catalogue configurations), the credit return as a deadlock report, the rest in cg-mono.
 C2D="--cells 4 --pes 4 --dd 2x2x1 --halo fused --transport direct"
 C2PE="--cells 4 --pes 2 --dd 2x1x1 --halo fused --transport direct"
 D26CHECK="--cells 6,4,4 --pes 3 --dd 3x1x1 --halo direct26 --transport direct --nstlist 2 --check"
@@ -83,9 +89,17 @@ d26-ack-before-reads           sum       pct:1
 d26-ghost-wait-relaxed         tsan      pct:1
 d26-ghost-seq-behind           sum       pct:1
 d26-stale-send-list            sum       pct:1     $D26CHECK
+cg-credit-wait-missing         sum       random:1
+cg-quiet-missing               sum       random:1
+cg-recv-wait-missing           sum       random:1
+cg-credit-missing              sum       random:1
+cg-signal-before-data          sum       random:1
+cg-signal-relaxed              sum       random:1
+cg-disp-off-by-one             sum       random:1
+cg-reduce-sync-missing         sum       random:1
 "
 
-for b in "$MD" "$MD_TSAN"; do
+for b in "$MD" "$MD_TSAN" "$CG"; do
     [ -x "$b" ] || { echo "detection-fast: $b is not built (make check-plants builds it)" >&2; exit 2; }
 done
 mkdir -p "$LOGS"
@@ -96,9 +110,15 @@ OWN_ERROR='^shmemu: PE [0-9]+: ([a-z_0-9]+|kernel [a-z_0-9]+ block \([0-9,]+\)( 
 HALO_TEST='^shmemu-md: (PE [0-9]+: )?(direct26 ghost|halo) slot [0-9]+ '
 
 # The catalogue: name<TAB>config.
-catalogue=$("$MD" --list-bugs | awk 'NR % 2 == 1 { name = $1 }
-    NR % 2 == 0 { sub(/^ *config: /, ""); print name "\t" $0 }')
+list_bugs() { # program [prefix]: name<TAB>config of its catalogue (names starting with prefix)
+    "$1" --list-bugs | awk -v pre="${2:-}" 'NR % 2 == 1 { name = $1 }
+        NR % 2 == 0 && index(name, pre) == 1 { sub(/^ *config: /, ""); print name "\t" $0 }'
+}
+catalogue=$(list_bugs "$MD")
 [ -n "$catalogue" ] || { echo "detection-fast: $MD --list-bugs printed nothing" >&2; exit 2; }
+cg_catalogue=$(list_bugs "$CG" cg-)
+[ -n "$cg_catalogue" ] || { echo "detection-fast: $CG --list-bugs printed no cg- bug" >&2; exit 2; }
+catalogue=$catalogue$'\n'$cg_catalogue
 missing=$(cut -f1 <<<"$catalogue" | while read -r n; do
     grep -q "^$n " <<<"$PLAN" || echo "$n"; done)
 if [ -n "$missing" ]; then
@@ -113,11 +133,14 @@ fi
 run_one() { # bug ("" = correct code) checker schedule config log
     local bug=$1 checker=$2 sched=$3 cfg=$4 log=$5
     split_config "$cfg"
-    local cmd=("$MD") hang=30
+    local prog=$MD hang=30
+    [ "$PROG" = cg ] && prog=$CG
+    local cmd=("$prog")
     case "$checker" in
-    tsan) cmd=("$MD_TSAN") ;;
+    tsan) [ "$PROG" = md ] || { echo "failed (no TSan build of $prog here)|0"; return; }
+          cmd=("$MD_TSAN") ;;
     helgrind) cmd=(valgrind --tool=helgrind --history-level=approx --fair-sched=yes
-                   --error-exitcode=0 "$MD"); hang=300 ;;
+                   --error-exitcode=0 "$prog"); hang=300 ;;
     esac
     local t0 rc
     t0=$(date +%s.%N)
@@ -137,8 +160,9 @@ run_one() { # bug ("" = correct code) checker schedule config log
             verdict="detected (shmemu's own check: $(grep -m1 -oE "$OWN_ERROR" "$log" | sed 's/: $//'))"
         elif grep -qE "$HALO_TEST" "$log"; then
             verdict="detected (--check's halo test: $(grep -m1 -oE "$HALO_TEST" "$log" | sed -E 's/^shmemu-md: //; s/ $//'))"
+        elif [ -n "$sum" ] && [ -n "$ref" ] && [ "$sum" != "$ref" ]; then
+            verdict="detected (checksum $sum, reference $ref)" # (cg: exit 1 if not converged)
         elif [ "$rc" != 0 ] || [ -z "$sum" ] || [ -z "$ref" ]; then verdict="failed (rc $rc, no checksum)"
-        elif [ "$sum" != "$ref" ]; then verdict="detected (checksum $sum, reference $ref)"
         else verdict=clean
         fi ;;
     tsan)

@@ -3,7 +3,8 @@
 #
 #   make check-races        correct code must be clean: the MD halo variants over a matrix
 #                           of configurations (2-8 PEs; 1D, 2D, 3D; pulse and fused; direct
-#                           and put-with-signal; immediate and delayed delivery) and the pgas
+#                           and put-with-signal; immediate and delayed delivery), cg's solvers
+#                           (cg-mono, cg-host, the halo-only loop at 2-8 PEs) and the pgas
 #                           and emu suites, under helgrind, DRD and a ThreadSanitizer build
 #                           (scripts/check-races.sh)
 #   make bench-races        each checker's slowdown and memory (bench/races.sh)
@@ -21,10 +22,10 @@ RACES_TSAN_BUILD ?= build-races-tsan
 # The programs and suites both scripts run: a plain build (-O2 -g, for valgrind) and a TSan
 # build with clang.
 races-build:
-	$(MAKE) BUILD=$(RACES_BUILD) libs $(RACES_BUILD)/bin/shmemu-md \
+	$(MAKE) BUILD=$(RACES_BUILD) libs $(RACES_BUILD)/bin/shmemu-md $(RACES_BUILD)/bin/shmemu-cg \
 	        $(patsubst $(BUILD)/%,$(RACES_BUILD)/%,$(TEST_BIN))
 	$(MAKE) BUILD=$(RACES_TSAN_BUILD) SANITIZE=thread CC=clang libs \
-	        $(RACES_TSAN_BUILD)/bin/shmemu-md \
+	        $(RACES_TSAN_BUILD)/bin/shmemu-md $(RACES_TSAN_BUILD)/bin/shmemu-cg \
 	        $(patsubst $(BUILD)/%,$(RACES_TSAN_BUILD)/%,$(TEST_BIN))
 
 check-races: races-build

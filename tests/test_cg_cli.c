@@ -5,7 +5,9 @@
  * 0 converged / 1 not converged or breakdown / 2 bad option or input, each refusal naming
  * the option or file (and line) and what to do; solvers and options of the issue that are
  * not built yet refused by name; --solver cg-mono --pes N and cg-host --reduce sync|stream
- * printing serial's lines; halo-loop printing halo-serial's; --list-bugs.
+ * printing serial's lines, also with METIS's parts (--partition metis) and the direct
+ * transport (--transport direct); pcg-mono printing pcg-serial's; halo-loop printing halo-serial's;
+ * --list-bugs.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -185,6 +187,57 @@ static void test_mono_prints_serial_lines(void **state)
         strip_comments(r.out, got, sizeof got);
         assert_string_equal(got, want);
     }
+    /* METIS's parts and the direct transport: the same lines; what moved on stderr */
+    const char *metis[] = {"--matrix", path, "--history", "--solver", "cg-mono", "--pes", "4",
+                           "--partition", "metis", "--transport", "direct", NULL};
+    run(&r, metis);
+    expect(&r, 0, "partition metis: ");
+    assert_non_null(strstr(r.err, "transport direct: "));
+    assert_non_null(strstr(r.err, " 0 put-with-signal per exchange"));
+    assert_non_null(strstr(r.out, "# solver cg-mono, pes 4, partition metis, transport direct"));
+    strip_comments(r.out, got, sizeof got);
+    assert_string_equal(got, want);
+    const char *host_metis[] = {"--matrix", path, "--history", "--solver", "cg-host", "--pes",
+                                "3", "--partition", "metis", NULL};
+    run(&r, host_metis);
+    expect(&r, 0, "partition metis: ");
+    strip_comments(r.out, got, sizeof got);
+    assert_string_equal(got, want);
+}
+
+/* --solver pcg-mono prints pcg-serial's lines (pipelined CG: its own recurrence, so not
+ * serial's), bit for bit, at any --pes; and stops on a breakdown as CG does. */
+static void test_pcg_prints_pcg_serial_lines(void **state)
+{
+    (void)state;
+    static prog_result r;
+    static char want[16384], got[16384];
+    char path[1024];
+    snprintf(path, sizeof path, "%s/spd40.mtx", CG_TEST_DATA_DIR);
+    const char *serial[] = {"--matrix", path, "--history", "--solver", "pcg-serial", NULL};
+    run(&r, serial);
+    expect(&r, 0, NULL);
+    assert_non_null(strstr(r.out, "# solver pcg-serial, seed 1"));
+    strip_comments(r.out, want, sizeof want);
+    assert_non_null(strstr(want, "iterations 21 residual "));
+    assert_non_null(strstr(want, "\nresidual 21 "));
+    const char *pes[] = {"1", "3", "8"};
+    for (int i = 0; i < 3; i++) {
+        const char *args[] = {"--matrix", path,  "--history", "--solver", "pcg-mono",
+                              "--pes",    pes[i], NULL};
+        run(&r, args);
+        expect(&r, 0, NULL);
+        assert_non_null(strstr(r.out, "# solver pcg-mono, pes "));
+        strip_comments(r.out, got, sizeof got);
+        assert_string_equal(got, want);
+    }
+    /* the same lines as serial CG's but for the residuals and x: a different recurrence */
+    const char *cg[] = {"--matrix", path, "--history", NULL};
+    run(&r, cg);
+    strip_comments(r.out, got, sizeof got);
+    assert_string_not_equal(got, want);
+    RUN(&r, "--poisson1d", "10", "--solver", "pcg-serial", "--pes", "2");
+    expect(&r, 2, "--pes: pcg-serial runs on one PE");
 }
 
 /* --solver halo-loop prints halo-serial's lines at any --pes; --list-bugs names cg's plants. */
@@ -199,6 +252,11 @@ static void test_halo_loop_and_bugs(void **state)
     assert_non_null(strstr(want, "halo-loop iterations 12 norm "));
     RUN(&r, "--poisson2d", "8", "--solver", "halo-loop", "--iters", "12", "--pes", "3");
     expect(&r, 0, NULL);
+    strip_comments(r.out, got, sizeof got);
+    assert_string_equal(got, want);
+    RUN(&r, "--poisson2d", "8", "--solver", "halo-loop", "--iters", "12", "--pes", "4",
+        "--partition", "metis", "--transport", "auto");
+    expect(&r, 0, "transport auto: ");
     strip_comments(r.out, got, sizeof got);
     assert_string_equal(got, want);
     RUN(&r, "--list-bugs");
@@ -240,8 +298,6 @@ static void test_refusals(void **state)
     RUN(&r, "--poisson1d", "100", "--max-iter", "5");
     expect(&r, 1, "not converged: residual");
     last_checksum(&r); /* still printed */
-    RUN(&r, "--poisson1d", "10", "--solver", "pcg-mono");
-    expect(&r, 2, "not built yet");
     RUN(&r, "--poisson1d", "10", "--solver", "cg-host", "--reduce", "async");
     expect(&r, 2, "--reduce 'async': give sync");
     RUN(&r, "--poisson1d", "10", "--solver", "cg-mono", "--reduce", "sync");
@@ -263,7 +319,17 @@ static void test_refusals(void **state)
     RUN(&r, "--poisson1d", "10", "--solver", "cg-mono", "--blocks", "0");
     expect(&r, 2, "--blocks '0'");
     RUN(&r, "--poisson1d", "10", "--partition", "metis");
-    expect(&r, 2, "not built yet");
+    expect(&r, 2, "--partition splits the rows over the PEs");
+    RUN(&r, "--poisson1d", "10", "--solver", "cg-mono", "--partition", "scotch");
+    expect(&r, 2, "--partition 'scotch': give contiguous");
+    RUN(&r, "--poisson1d", "10", "--solver", "cg-mono", "--partition", "metis", "--pes", "11");
+    expect(&r, 2, "--pes 11: give 1 to 10");
+    RUN(&r, "--poisson1d", "10", "--solver", "cg-mono", "--transport", "fast");
+    expect(&r, 2, "--transport 'fast': give signal");
+    RUN(&r, "--poisson1d", "10", "--solver", "cg-host", "--transport", "direct");
+    expect(&r, 2, "--transport is an option of the monolithic kernels' halo");
+    RUN(&r, "--poisson1d", "10", "--solver", "halo-serial", "--transport", "auto");
+    expect(&r, 2, "--transport is an option of the monolithic kernels' halo");
     RUN(&r, "--bogus");
     expect(&r, 2, "unknown option '--bogus'");
     RUN(&r, "--poisson1d", "10", "--tol", "2");
@@ -316,6 +382,11 @@ static void test_files(void **state)
     close(fd);
     run(&r, args);
     expect(&r, 1, "not positive definite");
+    const char *pcg[] = {"--matrix", path, "--solver", "pcg-mono", "--pes", "2", NULL};
+    run(&r, pcg);
+    expect(&r, 1, "<= 0, so the matrix is not positive definite");
+    assert_non_null(strstr(r.err, ": p.Ap (pipelined"));
+    last_checksum(&r); /* still printed */
     unlink(path);
 }
 
@@ -325,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_output),
         cmocka_unit_test(test_checksum_matches_library),
         cmocka_unit_test(test_mono_prints_serial_lines),
+        cmocka_unit_test(test_pcg_prints_pcg_serial_lines),
         cmocka_unit_test(test_halo_loop_and_bugs),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_files),

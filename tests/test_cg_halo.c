@@ -54,7 +54,8 @@ static uint64_t halo_run(const cg_csr *a, int pes, int blocks, int threads)
         memcpy(u, u0, (size_t)a->n * sizeof *u);
         cg_halo_loop_serial(a, u, ITERS, omega);
     } else {
-        cg_par_opts o = {CG_SOLVER_HALO_LOOP, pes, blocks, threads, CG_REDUCE_SYNC};
+        cg_par_opts o = {CG_SOLVER_HALO_LOOP, pes, blocks, threads, CG_REDUCE_SYNC,
+                         CG_PARTITION_CONTIGUOUS, CG_TRANSPORT_SIGNAL, NULL};
         cg_error err;
         if (cg_halo_loop_par(a, u0, u, ITERS, omega, &o, &err) != 0)
             fail_msg("%d PEs: %s", pes, err.msg);
@@ -157,7 +158,8 @@ static void test_credit_wait_plant_masked_in_mono(void **state)
     for (size_t i = 0; i < sizeof schedules / sizeof *schedules; i++) {
         if (RUNNING_ON_VALGRIND && i != 0)
             continue;
-        cg_par_opts o = {CG_SOLVER_MONO, 4, 2, 4, CG_REDUCE_SYNC};
+        cg_par_opts o = {CG_SOLVER_MONO, 4, 2, 4, CG_REDUCE_SYNC,
+                         CG_PARTITION_CONTIGUOUS, CG_TRANSPORT_SIGNAL, NULL};
         cg_error err;
         shmemu_bug_select(CG_BUG_CREDIT_WAIT_MISSING);
         set_sched(schedules[i].strategy, schedules[i].seed);
@@ -193,7 +195,8 @@ static int checking_child(const cg_csr *a, int bug, bool mono, uint64_t *sum)
             double *b = malloc((size_t)a->n * sizeof *b), *x = malloc((size_t)a->n * sizeof *x);
             cg_manufactured(x, a->n, 1);
             cg_spmv(a, x, b);
-            cg_par_opts o = {CG_SOLVER_MONO, 4, 3, 4, CG_REDUCE_SYNC};
+            cg_par_opts o = {CG_SOLVER_MONO, 4, 3, 4, CG_REDUCE_SYNC,
+                             CG_PARTITION_CONTIGUOUS, CG_TRANSPORT_SIGNAL, NULL};
             cg_result res;
             cg_error err;
             if (cg_solve_par(a, b, x, 1e-8, 200, &o, NULL, &res, &err) != 0)
@@ -263,7 +266,8 @@ static void test_refusals(void **state)
     } bad[] = {{0, 1, 1, "--pes 0"}, {2, CG_PAR_MAX_BLOCKS + 1, 1, "--blocks"},
                {2, 1, -1, "iters -1"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        cg_par_opts o = {CG_SOLVER_HALO_LOOP, bad[i].pes, bad[i].blocks, 1, CG_REDUCE_SYNC};
+        cg_par_opts o = {CG_SOLVER_HALO_LOOP, bad[i].pes, bad[i].blocks, 1, CG_REDUCE_SYNC,
+                         CG_PARTITION_CONTIGUOUS, CG_TRANSPORT_SIGNAL, NULL};
         cg_error err;
         err.msg[0] = '\0';
         assert_int_equal(cg_halo_loop_par(&a, u0, u, bad[i].iters, 0.5, &o, &err), -1);
@@ -281,8 +285,8 @@ static void test_catalogue(void **state)
     const shmemu_bug_info *c = cg_bugs_catalogue(&n);
     assert_int_equal(n, CG_BUG_END - CG_BUG_CREDIT_WAIT_MISSING);
     static const char *const names[] = {"cg-credit-wait-missing", "cg-quiet-missing"};
-    assert_int_equal(n, sizeof names / sizeof *names);
-    for (size_t i = 0; i < n; i++) {
+    assert_true(n >= sizeof names / sizeof *names); /* the others: test_cg_plants.c */
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         const shmemu_bug_info *e = shmemu_bug_by_name(names[i]);
         assert_non_null(e);
         assert_ptr_equal(e, &c[i]);

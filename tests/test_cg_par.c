@@ -132,7 +132,8 @@ static void solve_par(const problem *p, int pes, int blocks, int threads, run *o
     double *x = malloc((size_t)p->a.n * sizeof *x);
     assert_non_null(x);
     memset(out, 0, sizeof *out);
-    cg_par_opts o = {cur.solver, pes, blocks, threads, cur.reduce};
+    cg_par_opts o = {cur.solver, pes, blocks, threads, cur.reduce,
+                     CG_PARTITION_CONTIGUOUS, CG_TRANSPORT_SIGNAL, NULL};
     cg_error err;
     if (cg_solve_par(&p->a, p->b, x, 1e-8, max_it, &o, out->hist, &out->res, &err) != 0)
         fail_msg("%s, %d PEs, solver %d reduce %d: %s", p->name, pes, (int)cur.solver,
@@ -287,7 +288,8 @@ static void test_breakdown_and_zero(void **state)
     assert_false(got.res.converged);
     assert_int_equal(got.res.iterations, 0);
     double z[2] = {0.0, 0.0}, x[2] = {1.0, 1.0};
-    cg_par_opts o = {cur.solver, 2, 1, 1, cur.reduce};
+    cg_par_opts o = {cur.solver, 2, 1, 1, cur.reduce,
+                     CG_PARTITION_CONTIGUOUS, CG_TRANSPORT_SIGNAL, NULL};
     cg_error err;
     assert_int_equal(cg_solve_par(&p.a, z, x, 1e-8, 10, &o, NULL, &got.res, &err), 0);
     assert_true(got.res.converged);
@@ -314,7 +316,8 @@ static void test_refusals(void **state)
                {CG_SOLVER_HOST, 2, 0, 0, "CG_REDUCE_STREAM"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         cg_par_opts o = {(cg_solver)bad[i].solver, bad[i].pes, bad[i].blocks, bad[i].threads,
-                         bad[i].solver == CG_SOLVER_HOST ? (cg_reduce)7 : CG_REDUCE_SYNC};
+                         bad[i].solver == CG_SOLVER_HOST ? (cg_reduce)7 : CG_REDUCE_SYNC,
+                         CG_PARTITION_CONTIGUOUS, CG_TRANSPORT_SIGNAL, NULL};
         cg_result res;
         cg_error err;
         err.msg[0] = '\0';

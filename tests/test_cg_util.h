@@ -127,4 +127,55 @@ static inline void cgt_parse_ok(const char *text, cg_csr *a)
         fail_msg("accepted but broken: %s", err.msg);
 }
 
+/* A test problem of the parallel suites: A and b = A x* (x* from seed 7). */
+typedef struct cgt_problem {
+    cg_csr a;
+    double *b;
+    const char *name;
+} cgt_problem;
+
+/* Problem `which`: 0 poisson1d 50, 1 poisson2d 10, 2 poisson3d 6, 3 (or more) spd40.mtx. */
+static inline void cgt_problem_make(cgt_problem *p, int which)
+{
+    cg_error err;
+    int rc = 0;
+    switch (which) {
+    case 0:
+        p->name = "poisson1d 50";
+        rc = cg_poisson1d(&p->a, 50, &err);
+        break;
+    case 1:
+        p->name = "poisson2d 10";
+        rc = cg_poisson2d(&p->a, 10, &err);
+        break;
+    case 2:
+        p->name = "poisson3d 6";
+        rc = cg_poisson3d(&p->a, 6, &err);
+        break;
+    default: {
+        p->name = "spd40.mtx";
+        char path[1024];
+        snprintf(path, sizeof path, "%s/spd40.mtx", CG_TEST_DATA_DIR);
+        cg_mtx_info info;
+        rc = cg_mtx_read(path, &p->a, &info, &err);
+        break;
+    }
+    }
+    if (rc != 0)
+        fail_msg("%s: %s", p->name, err.msg);
+    double *xs = malloc((size_t)p->a.n * sizeof *xs);
+    p->b = malloc((size_t)p->a.n * sizeof *p->b);
+    assert_non_null(xs);
+    assert_non_null(p->b);
+    cg_manufactured(xs, p->a.n, 7);
+    cg_spmv(&p->a, xs, p->b);
+    free(xs);
+}
+
+static inline void cgt_problem_free(cgt_problem *p)
+{
+    free(p->b);
+    cg_csr_free(&p->a);
+}
+
 #endif

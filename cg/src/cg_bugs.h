@@ -17,9 +17,16 @@
 /* cg's bugs, in catalogue order. Ids from SHMEMU_BUG_CLIENT_FIRST + 512, apart from md's
  * (a process links one app, but distinct ids keep the catalogues mergeable). */
 typedef enum cg_bug_id {
-    /* the halo of cg-mono and the halo-only loop (kernels/mono.c) */
+    /* the halo (kernels/halo.h: cg-mono, the halo-only loop, pcg-mono), the quiet and
+     * cg-mono's reduction (kernels/mono.c), the put displacements (par.c) */
     CG_BUG_CREDIT_WAIT_MISSING = SHMEMU_BUG_CLIENT_FIRST + 512,
     CG_BUG_QUIET_MISSING,
+    CG_BUG_RECV_WAIT_MISSING,    /* also cg-host's host waits (par_host.c) */
+    CG_BUG_CREDIT_MISSING,
+    CG_BUG_SIGNAL_BEFORE_DATA,
+    CG_BUG_SIGNAL_RELAXED,
+    CG_BUG_DISP_OFF_BY_ONE,      /* par.c's cg_sends_make: every solver's puts */
+    CG_BUG_REDUCE_SYNC_MISSING,
     CG_BUG_END
 } cg_bug_id;
 

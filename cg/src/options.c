@@ -1,7 +1,8 @@
 /*
  * options.c: command-line parsing for bin/shmemu-cg (the house style of md/src/options.c:
  * "--name value" and "--name=value", each error naming the option, the value and what to
- * give). Options of solvers that are not built yet are refused by name, never ignored.
+ * give). Options of solvers that are not built yet are refused by name, never ignored;
+ * an option that the chosen solver would not read is refused too.
  */
 #include "options.h"
 
@@ -35,15 +36,27 @@ void cg_options_usage(FILE *f)
         "                        002 Listing 3) on the emulated GPU; bit-identical to serial\n"
         "  --solver cg-host      CPU-initiated (paper 002 Listing 2): a kernel per operation\n"
         "                        launched by each PE's host thread, the halo on a second\n"
-        "                        stream; bit-identical to serial (pcg-mono is not built yet)\n"
+        "                        stream; bit-identical to serial\n"
+        "  --solver pcg-mono     pipelined CG (Ghysels-Vanroose) in one kernel per PE: one\n"
+        "                        reduction per iteration, overlapping the halo and SpMV;\n"
+        "                        a different recurrence, bit-identical to pcg-serial\n"
+        "  --solver pcg-serial   pipelined CG on one core (pcg-mono's reference)\n"
         "  --solver halo-loop    not CG: the halo-only loop, --iters times u <- u - w A u\n"
         "                        with cg-mono's halo and no reduction (the credit test)\n"
         "  --solver halo-serial  the same loop on one core (its reference)\n"
         "  --iters N             iterations of the halo-only loop (default 50)\n"
         "  --reduce sync|stream  cg-host's reductions: the host waits and reduces (sync,\n"
         "                        default), or on the stream with no host wait (stream)\n"
-        "  --pes N               PEs (threads of one job) of cg-mono, cg-host, halo-loop\n"
-        "                        (default 1; up to 64)\n"
+        "  --pes N               PEs (threads of one job) of cg-mono, cg-host, pcg-mono,\n"
+        "                        halo-loop (default 1; up to 64)\n"
+        "  --partition contiguous|metis  the rows' split over the PEs: ranges of rows\n"
+        "                        (default), or METIS_PartGraphRecursive on the matrix graph\n"
+        "                        (fewer ghost values; the same bits)\n"
+        "  --transport signal|direct|auto  the halo of cg-mono, pcg-mono, halo-loop:\n"
+        "                        put-with-signal (default, paper 002), stores into the\n"
+        "                        receiver through nvshmem_ptr with a release-store signal,\n"
+        "                        or direct where nvshmem_ptr reaches the receiver (the same\n"
+        "                        bits)\n"
         "  --blocks N            blocks of each kernel per PE (default 2; up to 64)\n"
         "  --threads N           threads per block (default 64; up to 1024)\n"
         "  --tol T               stop when ||r_k|| <= T ||r_0|| (default 1e-8; 0 < T < 1)\n"
@@ -101,19 +114,13 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
         static const char *const valued[] = {"--matrix", "--poisson1d", "--poisson2d",
                                              "--poisson3d", "--solver", "--tol", "--max-iter",
                                              "--seed", "--pes", "--blocks", "--threads",
-                                             "--reduce", "--iters"};
-        /* the options of what is not built yet, refused until it is */
-        static const char *const later[] = {"--partition", "--transport"};
+                                             "--reduce", "--iters", "--partition",
+                                             "--transport"};
         bool is_flag = false, known = false;
         for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
             is_flag |= strcmp(name, flags[k]) == 0;
         for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
             known |= strcmp(name, valued[k]) == 0;
-        for (size_t k = 0; k < sizeof later / sizeof *later; k++)
-            if (strcmp(name, later[k]) == 0)
-                return cg_fail(err, "%s is an option of solvers or partitions that are not "
-                               "built yet (pcg-mono, METIS): leave %s out", name,
-                               name);
         if (!is_flag && !known)
             return cg_fail(err, "unknown option '%s'", name);
         if (is_flag) {
@@ -153,22 +160,23 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
                 o->source = name[9] == '1' ? CG_SRC_P1 : name[9] == '2' ? CG_SRC_P2 : CG_SRC_P3;
             }
         } else if (!strcmp(name, "--solver")) {
-            if (!strcmp(val, "pcg-mono"))
-                return cg_fail(err, "--solver %s is not built yet; the ones built are serial "
-                               "(the plain reference), cg-mono and cg-host", val);
             if (!strcmp(val, "serial"))
                 o->solver = CG_SOLVER_SERIAL;
             else if (!strcmp(val, "cg-mono"))
                 o->solver = CG_SOLVER_MONO;
             else if (!strcmp(val, "cg-host"))
                 o->solver = CG_SOLVER_HOST;
+            else if (!strcmp(val, "pcg-mono"))
+                o->solver = CG_SOLVER_PCG_MONO;
+            else if (!strcmp(val, "pcg-serial"))
+                o->solver = CG_SOLVER_PCG_SERIAL;
             else if (!strcmp(val, "halo-loop"))
                 o->solver = CG_SOLVER_HALO_LOOP;
             else if (!strcmp(val, "halo-serial"))
                 o->solver = CG_SOLVER_HALO_SERIAL;
             else
-                return cg_fail(err, "--solver '%s': give serial, cg-mono or cg-host (or "
-                               "halo-loop, halo-serial; pcg-mono is not built yet)", val);
+                return cg_fail(err, "--solver '%s': give serial, cg-mono, cg-host, pcg-mono "
+                               "or pcg-serial (or halo-loop, halo-serial)", val);
         } else if (!strcmp(name, "--reduce")) {
             if (!strcmp(val, "sync"))
                 o->reduce = CG_REDUCE_SYNC;
@@ -178,6 +186,29 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
                 return cg_fail(err, "--reduce '%s': give sync (the host waits and reduces) or "
                                "stream (reductions queued on the stream)", val);
             o->reduce_given = true;
+        } else if (!strcmp(name, "--partition")) {
+            if (!strcmp(val, "contiguous"))
+                o->partition = CG_PARTITION_CONTIGUOUS;
+            else if (!strcmp(val, "metis"))
+                o->partition = CG_PARTITION_METIS;
+            else
+                return cg_fail(err, "--partition '%s': give contiguous (row ranges) or metis "
+                               "(METIS_PartGraphRecursive)", val);
+            if (o->partition == CG_PARTITION_METIS && cg_metis_require(err) != 0)
+                return -1;
+            o->partition_given = true;
+        } else if (!strcmp(name, "--transport")) {
+            if (!strcmp(val, "signal"))
+                o->transport = CG_TRANSPORT_SIGNAL;
+            else if (!strcmp(val, "direct"))
+                o->transport = CG_TRANSPORT_DIRECT;
+            else if (!strcmp(val, "auto"))
+                o->transport = CG_TRANSPORT_AUTO;
+            else
+                return cg_fail(err, "--transport '%s': give signal (put-with-signal), direct "
+                               "(stores through nvshmem_ptr) or auto (direct where nvshmem_ptr "
+                               "reaches the receiver)", val);
+            o->transport_given = true;
         } else if (!strcmp(name, "--pes")) {
             if (parse_long(name, val, 1, CG_PAR_MAX_PES, &l, err) != 0)
                 return -1;
@@ -229,6 +260,20 @@ int cg_options_parse(int argc, char **argv, cg_options *o, cg_error *err)
         return cg_fail(err, "%s: the serial solver runs on one PE with no kernel: give "
                        "--solver cg-mono or cg-host with it, or leave it out",
                        o->pes > 1 ? "--pes" : o->blocks ? "--blocks" : "--threads");
+    if (o->solver == CG_SOLVER_PCG_SERIAL && (o->pes > 1 || o->blocks || o->threads))
+        return cg_fail(err, "%s: pcg-serial runs on one PE with no kernel: give --solver "
+                       "pcg-mono with it, or leave it out",
+                       o->pes > 1 ? "--pes" : o->blocks ? "--blocks" : "--threads");
+    const bool on_pes = o->solver == CG_SOLVER_MONO || o->solver == CG_SOLVER_HOST ||
+                        o->solver == CG_SOLVER_PCG_MONO || o->solver == CG_SOLVER_HALO_LOOP;
+    if (o->partition_given && !on_pes)
+        return cg_fail(err, "--partition splits the rows over the PEs of cg-mono, cg-host, "
+                       "pcg-mono or halo-loop: give one of them with it, or leave it out");
+    if (o->transport_given && o->solver != CG_SOLVER_MONO && o->solver != CG_SOLVER_PCG_MONO &&
+        o->solver != CG_SOLVER_HALO_LOOP)
+        return cg_fail(err, "--transport is an option of the monolithic kernels' halo: give "
+                       "--solver cg-mono, pcg-mono or halo-loop with it, or leave it out "
+                       "(cg-host's host puts are put-with-signal)");
     if (o->reduce_given && o->solver != CG_SOLVER_HOST)
         return cg_fail(err, "--reduce is an option of cg-host: give --solver cg-host with it, "
                        "or leave it out");

@@ -27,6 +27,10 @@ typedef struct cg_options {
     int blocks, threads; /* --blocks, --threads of the kernels (0: cg/par.h's defaults) */
     cg_reduce reduce;    /* --reduce of cg-host (default sync) */
     bool reduce_given;
+    cg_partition partition; /* --partition (default contiguous) */
+    bool partition_given;
+    cg_transport transport; /* --transport (default signal) */
+    bool transport_given;
     long long iters;     /* --iters of the halo-only loop (default 50) */
     bool iters_given;
     bool list_bugs;      /* --list-bugs */

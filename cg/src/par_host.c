@@ -37,11 +37,23 @@
 #include <string.h>
 
 #include "cg/xsum.h"
+#include "cg_bugs.h"
 #include "kernels/host.h"
 #include "par_int.h"
-#include "shmemu/emu.h"
+#include "shmemu/kernel.h" /* the emulator's CUDA calls; CUDA and NVSHMEM under nvcc */
 #include "shmemu/pgas.h"
 #include "util.h"
+
+/* NVSHMEM declares put-with-signal and the signal wait __device__ only, so the CUDA build
+ * (cg/cuda.mk) issues --reduce sync's halo on the halo stream as well
+ * (nvshmemx_putmem_signal_on_stream, ..._signal_wait_until_on_stream) and the host then
+ * waits for that stream: the same "host waits for its halo" step. The CPU build makes the
+ * host calls themselves. */
+#ifdef __CUDACC__
+#define HOST_HALO_ON_STREAM true
+#else
+#define HOST_HALO_ON_STREAM false
+#endif
 
 /* A PE's run: its streams, events and the launch arguments every kernel starts from. */
 typedef struct host_pe {
@@ -52,10 +64,28 @@ typedef struct host_pe {
     cudaStream_t cs, hs;       /* compute, halo */
     cudaEvent_t ev_s, ev_halo;
     dim3 grid, block;
-    cg_host_args a;
+    cg_host_args a;            /* a.st, a.history: device memory (the kernels') */
+    cg_host_state *st;         /* the host's copy of the state (below) */
+    double *history;           /* the host's (job->history on PE 0, else NULL) */
     uint64_t *sig_recv;        /* symmetric, npes */
     long long *total;
 } host_pe;
+
+/* The state lives in device memory (a.st), which the kernels read and, with --reduce
+ * stream, cgh_scalar writes; the host keeps its copy h->st. --reduce sync: the host takes
+ * each step on its copy and uploads it (the legacy-stream copy is ordered for the
+ * non-blocking streams by a device synchronize); --reduce stream: the host downloads it
+ * after waiting for the compute stream. */
+static void host_state_upload(host_pe *h)
+{
+    cudaMemcpy(h->a.st, h->st, sizeof *h->st, cudaMemcpyHostToDevice);
+    cudaDeviceSynchronize();
+}
+
+static void host_state_download(host_pe *h)
+{
+    cudaMemcpy(h->st, h->a.st, sizeof *h->st, cudaMemcpyDeviceToHost);
+}
 
 /* The exact dot product u.v over all PEs, rounded, and the scalar step `which`. */
 static void host_dot(host_pe *h, const double *u, const double *v, int which)
@@ -75,11 +105,44 @@ static void host_dot(host_pe *h, const double *u, const double *v, int which)
     cudaStreamSynchronize(h->cs);
     nvshmem_longlong_sum_reduce(NVSHMEM_TEAM_WORLD, h->total, a.partial, CG_XSUM_WORDS);
     int64_t words[CG_XSUM_WORDS];
-    for (int w = 0; w < CG_XSUM_WORDS; w++)
-        words[w] = h->total[w];
+    cudaMemcpy(words, h->total, sizeof words, cudaMemcpyDeviceToHost);
     cg_xsum s;
     cg_xsum_unpack(&s, words);
-    cg_host_step(a.st, which, cg_xsum_round(&s), a.tol, a.history);
+    cg_host_step(h->st, which, cg_xsum_round(&s), a.tol, h->history);
+    host_state_upload(h);
+}
+
+/* Message m's put with its "received" signal k: from the host, or queued on the halo
+ * stream (on_stream). */
+static void host_put(const host_pe *h, int m, uint64_t k, bool on_stream)
+{
+    double *dest = h->a.s + h->snd->disp[m];
+    const double *src = h->a.sendbuf + h->snd->off[m];
+    const size_t bytes = (size_t)h->snd->count[m] * sizeof(double);
+#ifndef __CUDACC__
+    if (!on_stream) {
+        nvshmem_putmem_signal(dest, src, bytes, &h->sig_recv[h->me], k, NVSHMEM_SIGNAL_SET,
+                              h->snd->part[m]);
+        return;
+    }
+#endif
+    (void)on_stream;
+    nvshmemx_putmem_signal_on_stream(dest, src, bytes, &h->sig_recv[h->me], k,
+                                     NVSHMEM_SIGNAL_SET, h->snd->part[m], h->hs);
+}
+
+/* The wait for sender part's "received" signal >= k: by the host, or on the halo stream. */
+static void host_wait(const host_pe *h, int part, uint64_t k, bool on_stream)
+{
+    uint64_t *sig = &h->sig_recv[part];
+#ifndef __CUDACC__
+    if (!on_stream) {
+        nvshmem_signal_wait_until(sig, NVSHMEM_CMP_GE, k);
+        return;
+    }
+#endif
+    (void)on_stream;
+    nvshmemx_signal_wait_until_on_stream(sig, NVSHMEM_CMP_GE, k, h->hs);
 }
 
 /* Listing 2's halo of iteration k and the SpMV t = A s around it. */
@@ -93,34 +156,22 @@ static void host_spmv(host_pe *h, uint64_t k)
     a.lo = 0;
     a.hi = p->n_interior;
     LAUNCH(cgh_spmv, h->grid, h->block, 0, h->cs, a);
-    const bool on_stream = h->job->reduce == CG_REDUCE_STREAM;
+    const bool on_stream = h->job->reduce == CG_REDUCE_STREAM || HOST_HALO_ON_STREAM;
     if (!on_stream)
         cudaStreamSynchronize(h->hs);
-    for (int m = 0; m < p->n_send; m++) {
-        double *dest = a.s + h->snd->disp[m];
-        const double *src = a.sendbuf + h->snd->off[m];
-        const size_t bytes = (size_t)h->snd->count[m] * sizeof(double);
-        if (on_stream)
-            nvshmemx_putmem_signal_on_stream(dest, src, bytes, &h->sig_recv[h->me], k,
-                                             NVSHMEM_SIGNAL_SET, h->snd->part[m], h->hs);
-        else
-            nvshmem_putmem_signal(dest, src, bytes, &h->sig_recv[h->me], k, NVSHMEM_SIGNAL_SET,
-                                  h->snd->part[m]);
-    }
+    for (int m = 0; m < p->n_send; m++)
+        host_put(h, m, k, on_stream);
     if (on_stream) /* delivered (NVSHMEM promises it only after a quiet) */
         nvshmemx_quiet_on_stream(h->hs);
     else
         nvshmem_quiet();
-    for (int g = 0; g < p->n_recv; g++) {
-        uint64_t *sig = &h->sig_recv[p->recv[g].part];
-        if (on_stream)
-            nvshmemx_signal_wait_until_on_stream(sig, NVSHMEM_CMP_GE, k, h->hs);
-        else
-            nvshmem_signal_wait_until(sig, NVSHMEM_CMP_GE, k);
-    }
+    for (int g = 0; g < p->n_recv && !cg_bug(CG_BUG_RECV_WAIT_MISSING); g++) /* planted */
+        host_wait(h, p->recv[g].part, k, on_stream);
     if (on_stream) {
         cudaEventRecord(h->ev_halo, h->hs);
         cudaStreamWaitEvent(h->cs, h->ev_halo, 0); /* the join: ghosts in place */
+        if (h->job->reduce == CG_REDUCE_SYNC) /* the CUDA build's sync: the host waits */
+            cudaStreamSynchronize(h->hs);
     }
     a.lo = p->n_interior;
     a.hi = p->n_owned;
@@ -132,7 +183,7 @@ static void host_solve(host_pe *h)
 {
     const cg_par_job *job = h->job;
     cg_host_args a = h->a;
-    const cg_host_state *st = a.st;
+    const cg_host_state *st = h->st;
     /* r0 <- b - A x0 with x0 = 0 (s, zero with its ghosts, stands for x0); s <- r0 */
     a.lo = 0;
     a.hi = h->p->n_owned;
@@ -142,6 +193,8 @@ static void host_solve(host_pe *h)
     int64_t queued = 0;
     for (;;) {
         cudaStreamSynchronize(h->cs); /* --reduce sync: already idle */
+        if (job->reduce == CG_REDUCE_STREAM)
+            host_state_download(h);
         if (st->done || queued >= job->max_iter)
             break;
         int64_t n = job->reduce == CG_REDUCE_STREAM ? CG_HOST_BATCH : 1;
@@ -184,26 +237,34 @@ int cg_par_host_pe(void *arg)
     h.total = B.red + CG_XSUM_WORDS;
     cg_host_state st;
     memset(&st, 0, sizeof st);
+    h.st = &st;
+    h.history = me == 0 ? job->history : NULL;
+    /* --reduce stream: cgh_scalar writes the history on the device; PE 0 copies it back */
+    const bool dev_hist = h.history != NULL && job->reduce == CG_REDUCE_STREAM;
+    double *dhist =
+        dev_hist ? (double *)cg_dev_alloc(((size_t)job->max_iter + 1) * sizeof *dhist) : NULL;
     cg_host_args *a = &h.a;
     a->n_owned = p->n_owned;
-    a->rowptr = p->a.rowptr;
-    a->col = p->a.col;
-    a->val = p->a.val;
+    a->rowptr = B.rowptr;
+    a->col = B.col;
+    a->val = B.val;
     a->b = B.b;
     a->x = B.x;
     a->r = B.r;
     a->t = B.t;
     a->s = B.s;
     a->send_total = B.snd.total;
-    a->send_idx = B.snd.idx;
+    a->send_idx = B.dsnd.idx;
     a->sendbuf = B.sendbuf;
     a->slots = B.slots;
     a->nslots = (int64_t)B.nslots;
     a->partial = B.red;
     a->total = B.red + CG_XSUM_WORDS;
-    a->st = &st;
+    a->st = (cg_host_state *)cg_dev_alloc(sizeof *a->st); /* zero, as st */
     a->tol = job->tol;
-    a->history = me == 0 ? job->history : NULL;
+    a->history = dhist;
+    cudaDeviceSynchronize();
+    const double t0 = cg_wall_s();
     cudaError_t e = cudaStreamCreateWithFlags(&h.cs, cudaStreamNonBlocking);
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&h.hs, cudaStreamNonBlocking);
@@ -217,19 +278,26 @@ int cg_par_host_pe(void *arg)
     }
     if (e == cudaSuccess)
         e = cudaDeviceSynchronize();
+    const double t1 = cg_wall_s();
     if (e != cudaSuccess) {
         rc = cg_fail(&job->pe_err[me], "PE %d: cg-host's kernels (%d blocks of %d threads) "
                      "failed: %s", me, job->blocks, job->threads, cudaGetErrorString(e));
-    } else {
-        cg_pe_bufs_gather(job, &B, B.x);
-        if (me == 0) {
-            job->res.iterations = st.k;
-            job->res.converged = st.converged != 0;
-            job->res.breakdown = st.breakdown != 0;
-            job->res.rho0 = st.rho0;
-            job->res.residual = st.residual;
-        }
+    } else if (me == 0) {
+        job->res.iterations = st.k;
+        job->res.converged = st.converged != 0;
+        job->res.breakdown = st.breakdown != 0;
+        job->res.rho0 = st.rho0;
+        job->res.residual = st.residual;
+        if (dev_hist)
+            cudaMemcpy(job->history, dhist, ((size_t)st.k + 1) * sizeof *dhist,
+                       cudaMemcpyDeviceToHost);
+        cg_par_report(job->reduce == CG_REDUCE_STREAM ? "cg-host --reduce stream"
+                                                      : "cg-host --reduce sync",
+                      t1 - t0, st.k);
     }
+    cg_pe_bufs_gather(job, &B, B.x); /* collective: also on failure */
+    cg_dev_free(a->st);
+    cg_dev_free(dhist);
     if (h.ev_halo)
         cudaEventDestroy(h.ev_halo);
     if (h.ev_s)

@@ -5,7 +5,8 @@
  * until cg_xsum_round, which reads the top 53 bits, the round bit and a sticky bit and
  * rounds to nearest, ties to even, once. A double is split into its integer mantissa and
  * exponent from its bits (no frexp, no FMA), so the same code gives the same integer on
- * any IEEE machine, a GPU included.
+ * any IEEE machine, a GPU included. Every function is host and device code (CG_HD, xsum.h):
+ * the CUDA build (cg/cuda.mk) compiles this file with nvcc for both.
  */
 #include "cg/xsum.h"
 
@@ -16,7 +17,7 @@
 
 /* x = m * 2^e exactly, m < 2^53 (m = 0 for zeros). Returns 0, or 1 for NaN, 2 for +inf,
  * 3 for -inf. */
-static int split_double(double x, uint64_t *m, int *e, int *neg)
+CG_HD static int split_double(double x, uint64_t *m, int *e, int *neg)
 {
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
@@ -37,7 +38,7 @@ static int split_double(double x, uint64_t *m, int *e, int *neg)
     return 0;
 }
 
-static void count_nonfinite(cg_xsum *s, int kind)
+CG_HD static void count_nonfinite(cg_xsum *s, int kind)
 {
     if (kind == 1)
         s->nan++;
@@ -48,7 +49,7 @@ static void count_nonfinite(cg_xsum *s, int kind)
 }
 
 /* Carry propagation: every limb but the top one into [0, 2^32); the value is unchanged. */
-static void normalize(cg_xsum *s)
+CG_HD static void normalize(cg_xsum *s)
 {
     int64_t carry = 0;
     for (int k = 0; k < CG_XSUM_LIMBS - 1; k++) {
@@ -61,7 +62,7 @@ static void normalize(cg_xsum *s)
     s->pending = 0;
 }
 
-static void count_add(cg_xsum *s)
+CG_HD static void count_add(cg_xsum *s)
 {
     if (++s->pending >= CG_XSUM_PENDING_MAX)
         normalize(s);
@@ -69,7 +70,7 @@ static void count_add(cg_xsum *s)
 
 /* S += sign * v * 2^pos, v < 2^54, pos >= 0 and pos + 86 below the top limb's end: at most
  * 2^33 added to any limb. */
-static void add_u64_at(cg_xsum *s, int neg, uint64_t v, int pos)
+CG_HD static void add_u64_at(cg_xsum *s, int neg, uint64_t v, int pos)
 {
     int k = pos / CG_XSUM_DIGIT_BITS, r = pos % CG_XSUM_DIGIT_BITS;
     uint64_t lo = (v & DIGIT_MASK) << r; /* < 2^63 */
@@ -88,12 +89,12 @@ static void add_u64_at(cg_xsum *s, int neg, uint64_t v, int pos)
     }
 }
 
-void cg_xsum_init(cg_xsum *s)
+CG_HD void cg_xsum_init(cg_xsum *s)
 {
     memset(s, 0, sizeof *s);
 }
 
-void cg_xsum_add(cg_xsum *s, double x)
+CG_HD void cg_xsum_add(cg_xsum *s, double x)
 {
     uint64_t m;
     int e, neg;
@@ -108,7 +109,7 @@ void cg_xsum_add(cg_xsum *s, double x)
     count_add(s);
 }
 
-void cg_xsum_add_product(cg_xsum *s, double a, double b)
+CG_HD void cg_xsum_add_product(cg_xsum *s, double a, double b)
 {
     uint64_t ma, mb;
     int ea, eb, na, nb;
@@ -136,7 +137,7 @@ void cg_xsum_add_product(cg_xsum *s, double a, double b)
     count_add(s);
 }
 
-void cg_xsum_merge(cg_xsum *s, const cg_xsum *t)
+CG_HD void cg_xsum_merge(cg_xsum *s, const cg_xsum *t)
 {
     cg_xsum u = *t;
     normalize(&u);
@@ -151,7 +152,7 @@ void cg_xsum_merge(cg_xsum *s, const cg_xsum *t)
 
 /* Bit b of the non-negative normalized magnitude held in digits d: 32 bits a limb, the top
  * limb read as a whole (63 bits). */
-static int bit_at(const int64_t *d, int b)
+CG_HD static int bit_at(const int64_t *d, int b)
 {
     int k = b / CG_XSUM_DIGIT_BITS;
     if (k > CG_XSUM_LIMBS - 1)
@@ -160,7 +161,7 @@ static int bit_at(const int64_t *d, int b)
 }
 
 /* Any bit below b set? */
-static int any_below(const int64_t *d, int b)
+CG_HD static int any_below(const int64_t *d, int b)
 {
     if (b <= 0)
         return 0;
@@ -176,7 +177,7 @@ static int any_below(const int64_t *d, int b)
 
 /* Highest set bit of a normalized non-negative magnitude, or -1 for zero. Below the top
  * limb every digit has 32 bits; the top limb is read whole. */
-static int top_bit(const int64_t *d)
+CG_HD static int top_bit(const int64_t *d)
 {
     int top = CG_XSUM_LIMBS - 1;
     while (top >= 0 && d[top] == 0)
@@ -190,7 +191,7 @@ static int top_bit(const int64_t *d)
 }
 
 /* The normalized magnitude of s into *mag; returns 1 when s is negative. */
-static int magnitude(cg_xsum *s, cg_xsum *mag)
+CG_HD static int magnitude(cg_xsum *s, cg_xsum *mag)
 {
     normalize(s);
     *mag = *s;
@@ -204,7 +205,7 @@ static int magnitude(cg_xsum *s, cg_xsum *mag)
 }
 
 /* |S| * 2^(CG_XSUM_LSB + shift) rounded to nearest, ties to even, subnormals included. */
-static double round_magnitude(const int64_t *d, int shift)
+CG_HD static double round_magnitude(const int64_t *d, int shift)
 {
     int h = top_bit(d);
     if (h < 0)
@@ -223,7 +224,7 @@ static double round_magnitude(const int64_t *d, int shift)
 }
 
 /* NaN or an infinity when non-finite terms were added; else 0 and *v untouched. */
-static int nonfinite(const cg_xsum *s, double *v)
+CG_HD static int nonfinite(const cg_xsum *s, double *v)
 {
     if (s->nan || (s->pinf && s->ninf))
         *v = NAN;
@@ -236,7 +237,7 @@ static int nonfinite(const cg_xsum *s, double *v)
     return 1;
 }
 
-double cg_xsum_round(cg_xsum *s)
+CG_HD double cg_xsum_round(cg_xsum *s)
 {
     double v;
     if (nonfinite(s, &v))
@@ -247,7 +248,7 @@ double cg_xsum_round(cg_xsum *s)
     return neg ? -v : v;
 }
 
-double cg_xsum_sqrt(cg_xsum *s)
+CG_HD double cg_xsum_sqrt(cg_xsum *s)
 {
     double v;
     if (nonfinite(s, &v))
@@ -265,7 +266,7 @@ double cg_xsum_sqrt(cg_xsum *s)
     return ldexp(sqrt(round_magnitude(mag.limb, -2 * k)), k);
 }
 
-void cg_xsum_pack(cg_xsum *s, int64_t out[CG_XSUM_WORDS])
+CG_HD void cg_xsum_pack(cg_xsum *s, int64_t out[CG_XSUM_WORDS])
 {
     normalize(s);
     memcpy(out, s->limb, sizeof s->limb);
@@ -274,7 +275,7 @@ void cg_xsum_pack(cg_xsum *s, int64_t out[CG_XSUM_WORDS])
     out[CG_XSUM_LIMBS + 2] = s->ninf;
 }
 
-void cg_xsum_unpack(cg_xsum *s, const int64_t in[CG_XSUM_WORDS])
+CG_HD void cg_xsum_unpack(cg_xsum *s, const int64_t in[CG_XSUM_WORDS])
 {
     memcpy(s->limb, in, sizeof s->limb);
     s->nan = in[CG_XSUM_LIMBS];
@@ -283,13 +284,13 @@ void cg_xsum_unpack(cg_xsum *s, const int64_t in[CG_XSUM_WORDS])
     normalize(s);
 }
 
-void cg_xsum_add_dot(cg_xsum *s, const double *x, const double *y, size_t n)
+CG_HD void cg_xsum_add_dot(cg_xsum *s, const double *x, const double *y, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         cg_xsum_add_product(s, x[i], y[i]);
 }
 
-double cg_dot(const double *x, const double *y, size_t n)
+CG_HD double cg_dot(const double *x, const double *y, size_t n)
 {
     cg_xsum s;
     cg_xsum_init(&s);
@@ -297,7 +298,7 @@ double cg_dot(const double *x, const double *y, size_t n)
     return cg_xsum_round(&s);
 }
 
-double cg_norm2(const double *x, size_t n)
+CG_HD double cg_norm2(const double *x, size_t n)
 {
     cg_xsum s;
     cg_xsum_init(&s);

@@ -1,6 +1,7 @@
 /*
  * md/cuda/launch.cu: shmemu_launch (shmemu/pgas.h) for the CUDA build: one process per PE,
- * one GPU each, NVSHMEM bootstrapped with a unique id.
+ * one GPU each, NVSHMEM bootstrapped with a unique id. Both apps' CUDA builds link it (md/cuda.mk,
+ * cg/cuda.mk); messages name the program (md_cuda_prog).
  *
  * The parallel driver (md/src/par.c) is the same source as on the CPU: md_par_run calls
  * shmemu_launch(pes, pe_main, job), and pe_main calls nvshmem_init() and
@@ -52,17 +53,17 @@ int md_cuda_select_gpu(int pe, int index, int sharing)
     int ndev = 0;
     cudaError_t e = cudaGetDeviceCount(&ndev);
     if (e != cudaSuccess || ndev < 1) {
-        fprintf(stderr, "shmemu-md (CUDA): PE %d: no GPU (%s); run the CUDA build on a GPU "
-                "machine, or bin/shmemu-md on a CPU\n", pe,
-                e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+        fprintf(stderr, "%s (CUDA): PE %d: no GPU (%s); run the CUDA build on a GPU "
+                "machine, or bin/%s on a CPU\n", md_cuda_prog(), pe,
+                e != cudaSuccess ? cudaGetErrorString(e) : "0 devices", md_cuda_prog());
         return 1;
     }
     if (index == 0 && sharing > ndev)
-        fprintf(stderr, "shmemu-md (CUDA): warning: %d PEs on %d GPUs: PEs share GPUs (run them "
-                "under MPS; docs/gpu.md)\n", sharing, ndev);
+        fprintf(stderr, "%s (CUDA): warning: %d PEs on %d GPUs: PEs share GPUs (run them "
+                "under MPS; docs/gpu.md)\n", md_cuda_prog(), sharing, ndev);
     if ((e = cudaSetDevice(index % ndev)) != cudaSuccess) {
-        fprintf(stderr, "shmemu-md (CUDA): PE %d: cudaSetDevice(%d): %s\n", pe, index % ndev,
-                cudaGetErrorString(e));
+        fprintf(stderr, "%s (CUDA): PE %d: cudaSetDevice(%d): %s\n", md_cuda_prog(), pe,
+                index % ndev, cudaGetErrorString(e));
         return 1;
     }
     return 0;
@@ -78,13 +79,13 @@ static int md_cuda_pe_start(int rank, int n_pes, nvshmemx_uniqueid_t *id)
     if (rc == 0)
         rc = nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr);
     if (rc != 0) {
-        fprintf(stderr, "shmemu-md (CUDA): PE %d: NVSHMEM initialization with the unique id "
-                "failed (%d); NVSHMEM_DEBUG=INFO says why\n", rank, rc);
+        fprintf(stderr, "%s (CUDA): PE %d: NVSHMEM initialization with the unique id "
+                "failed (%d); NVSHMEM_DEBUG=INFO says why\n", md_cuda_prog(), rank, rc);
         return 1;
     }
     if (nvshmem_my_pe() != rank || nvshmem_n_pes() != n_pes) {
-        fprintf(stderr, "shmemu-md (CUDA): PE %d: NVSHMEM says PE %d of %d; report it\n", rank,
-                nvshmem_my_pe(), nvshmem_n_pes());
+        fprintf(stderr, "%s (CUDA): PE %d: NVSHMEM says PE %d of %d; report it\n",
+                md_cuda_prog(), rank, nvshmem_my_pe(), nvshmem_n_pes());
         return 1;
     }
     return 0;
@@ -98,7 +99,8 @@ int md_cuda_pe_run(int rank, int (*fn)(void *), void *arg)
     if (e == cudaSuccess)
         e = cudaGetLastError();
     if (e != cudaSuccess) {
-        fprintf(stderr, "shmemu-md (CUDA): PE %d: CUDA error: %s\n", rank, cudaGetErrorString(e));
+        fprintf(stderr, "%s (CUDA): PE %d: CUDA error: %s\n", md_cuda_prog(), rank,
+                cudaGetErrorString(e));
         if (rc == 0)
             rc = 1;
     }
@@ -142,17 +144,17 @@ extern "C" const char *shmemu_backend_name(void) { return "process"; }
 extern "C" int shmemu_launch(int n_pes, int (*fn)(void *arg), void *arg)
 {
     if (n_pes < 1) {
-        fprintf(stderr, "shmemu-md (CUDA): %d PEs: need at least 1\n", n_pes);
+        fprintf(stderr, "%s (CUDA): %d PEs: need at least 1\n", md_cuda_prog(), n_pes);
         return 1;
     }
     if (md_cuda_mpirun_rank() >= 0) { /* every rank is one PE (launch_mpi.cu) */
 #ifdef SHMEMU_WITH_MPI
         return md_cuda_launch_mpi(n_pes, fn, arg);
 #else
-        fprintf(stderr, "shmemu-md (CUDA): started by mpirun, but built without MPI (no mpicxx "
+        fprintf(stderr, "%s (CUDA): started by mpirun, but built without MPI (no mpicxx "
                 "when it was built): rebuild with Open MPI's mpicxx on PATH (Debian: apt-get "
                 "install libopenmpi-dev), or start it without mpirun: it forks one process per "
-                "PE itself\n");
+                "PE itself\n", md_cuda_prog());
         return 1;
 #endif
     }
@@ -164,7 +166,7 @@ extern "C" int shmemu_launch(int n_pes, int (*fn)(void *arg), void *arg)
     for (int r = 1; r < n_pes; r++) {
         int fd[2];
         if (pipe(fd) != 0) {
-            perror("shmemu-md (CUDA): pipe");
+            fprintf(stderr, "%s (CUDA): pipe: %s\n", md_cuda_prog(), strerror(errno));
             n_pes = r; /* the children so far get EOF and exit */
             break;
         }
@@ -187,7 +189,7 @@ extern "C" int shmemu_launch(int n_pes, int (*fn)(void *arg), void *arg)
         close(fd[0]);
         wfd[r] = fd[1];
         if (pid[r] < 0) {
-            perror("shmemu-md (CUDA): fork");
+            fprintf(stderr, "%s (CUDA): fork: %s\n", md_cuda_prog(), strerror(errno));
             close(fd[1]);
             n_pes = r;
             break;
@@ -196,7 +198,7 @@ extern "C" int shmemu_launch(int n_pes, int (*fn)(void *arg), void *arg)
     nvshmemx_uniqueid_t id = NVSHMEMX_UNIQUEID_INITIALIZER;
     int rc0 = cudaSetDevice(0) != cudaSuccess;
     if (rc0 == 0 && nvshmemx_get_uniqueid(&id) != 0) {
-        fprintf(stderr, "shmemu-md (CUDA): nvshmemx_get_uniqueid failed\n");
+        fprintf(stderr, "%s (CUDA): nvshmemx_get_uniqueid failed\n", md_cuda_prog());
         rc0 = 1;
     }
     for (int r = 1; r < n_pes; r++) {
@@ -215,7 +217,7 @@ extern "C" int shmemu_launch(int n_pes, int (*fn)(void *arg), void *arg)
         }
         int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
         if (code != 0)
-            fprintf(stderr, "shmemu-md (CUDA): PE %d exited with status %d\n", r, code);
+            fprintf(stderr, "%s (CUDA): PE %d exited with status %d\n", md_cuda_prog(), r, code);
         if (rc == 0)
             rc = code;
     }

@@ -1,10 +1,17 @@
 /*
  * md/cuda/launch.h: the two ways the CUDA build starts its PEs (shmemu_launch, launch.cu):
  * forked processes bootstrapped with a unique id (launch.cu), or the MPI ranks mpirun started,
- * bootstrapped through MPI (launch_mpi.cu). Internal to md/cuda.
+ * bootstrapped through MPI (launch_mpi.cu). Internal to the CUDA builds of md and cg (cg/cuda.mk
+ * compiles these files too).
  */
 #ifndef MD_CUDA_LAUNCH_H
 #define MD_CUDA_LAUNCH_H
+
+#include <errno.h>
+
+/* The program's name for messages: both apps' CUDA builds (shmemu-md, shmemu-cg) link this
+ * launcher (glibc's program_invocation_short_name). */
+static inline const char *md_cuda_prog(void) { return program_invocation_short_name; }
 
 /* Runs fn on this process's PE, checks for a CUDA error it left behind, and finalizes
  * NVSHMEM (launch.cu). Returns fn's status, or 1 for a CUDA error. */

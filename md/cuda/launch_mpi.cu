@@ -30,7 +30,7 @@
 __attribute__((constructor)) static void md_cuda_quiet_other_ranks(void)
 {
     if (md_cuda_mpirun_rank() > 0 && freopen("/dev/null", "w", stdout) == NULL)
-        fprintf(stderr, "shmemu-md (CUDA): rank %d: cannot silence stdout\n",
+        fprintf(stderr, "%s (CUDA): rank %d: cannot silence stdout\n", md_cuda_prog(),
                 md_cuda_mpirun_rank());
 }
 
@@ -55,8 +55,9 @@ int md_cuda_launch_mpi(int n_pes, int (*fn)(void *), void *arg)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size != n_pes) {
         if (rank == 0)
-            fprintf(stderr, "shmemu-md (CUDA): mpirun started %d ranks, but this run has %d PEs "
-                    "(--pes, --dd): start it with mpirun -np %d\n", size, n_pes, n_pes);
+            fprintf(stderr, "%s (CUDA): mpirun started %d ranks, but this run has %d PEs "
+                    "(--pes, --dd): start it with mpirun -np %d\n", md_cuda_prog(), size, n_pes,
+                    n_pes);
         if (rank != 0)
             exit(1);
         return 1;
@@ -75,13 +76,13 @@ int md_cuda_launch_mpi(int n_pes, int (*fn)(void *), void *arg)
         nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
         attr.mpi_comm = &world;
         if (nvshmemx_init_attr(NVSHMEMX_INIT_WITH_MPI_COMM, &attr) != 0) {
-            fprintf(stderr, "shmemu-md (CUDA): PE %d: NVSHMEM's MPI bootstrap failed; "
+            fprintf(stderr, "%s (CUDA): PE %d: NVSHMEM's MPI bootstrap failed; "
                     "NVSHMEM_DEBUG=INFO says why (NVSHMEM_BOOTSTRAP_MPI_PLUGIN names the "
-                    "plugin built for this MPI)\n", rank);
+                    "plugin built for this MPI)\n", md_cuda_prog(), rank);
             rc = 1;
         } else if (nvshmem_my_pe() != rank || nvshmem_n_pes() != n_pes) {
-            fprintf(stderr, "shmemu-md (CUDA): PE %d: NVSHMEM says PE %d of %d; report it\n",
-                    rank, nvshmem_my_pe(), nvshmem_n_pes());
+            fprintf(stderr, "%s (CUDA): PE %d: NVSHMEM says PE %d of %d; report it\n",
+                    md_cuda_prog(), rank, nvshmem_my_pe(), nvshmem_n_pes());
             rc = 1;
         }
     }
@@ -98,7 +99,7 @@ int md_cuda_launch_mpi(int n_pes, int (*fn)(void *), void *arg)
         status = all[r];
     for (int r = 1; r < size && rank == 0; r++)
         if (all[r] != 0)
-            fprintf(stderr, "shmemu-md (CUDA): PE %d exited with status %d\n", r, all[r]);
+            fprintf(stderr, "%s (CUDA): PE %d exited with status %d\n", md_cuda_prog(), r, all[r]);
     free(all);
     if (rank != 0) {
         fflush(NULL);

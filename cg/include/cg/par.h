@@ -1,8 +1,9 @@
 /*
  * cg/par.h: the parallel CG solvers on shmemu's emulated GPUs (paper 002; docs/cg.md).
  *
- * cg_solve_par partitions A (cg/plan.h, contiguous rows) over opt->pes PEs, starts them as
- * threads of one job (shmemu_launch) and runs the chosen solver on each PE's emulated GPU:
+ * cg_solve_par partitions A (cg/partition.h: contiguous rows or METIS; cg/plan.h) over
+ * opt->pes PEs, starts them as threads of one job (shmemu_launch) and runs the chosen
+ * solver on each PE's emulated GPU:
  *
  *   CG_SOLVER_MONO  paper 002's Listing 3: one cooperative kernel per PE runs the whole
  *                   solve (cg/src/kernels/mono.c): grid syncs, the halo by
@@ -16,11 +17,17 @@
  *                   sync) or by stream-ordered calls joined to the SpMV's stream by an event
  *                   (--reduce stream); the same exact reductions, from the host or on the
  *                   stream (cg_reduce).
+ *   CG_SOLVER_PCG_MONO pipelined CG (Ghysels and Vanroose 2014) in one cooperative kernel
+ *                   per PE (cg/src/kernels/pcg.c): cg-mono's halo code on w = A r, and ONE
+ *                   reduction per iteration (gamma = r.r and delta = w.r, both exact, in one
+ *                   nvshmemx_longlong_sum_reduce_block) overlapping the halo and q = A w.
+ *                   A different recurrence: its contract is with cg_solve_pcg_serial
+ *                   (cg/solve.h), not cg_solve_serial.
  *
  * Contract (docs/design.md D3): the iteration count, the residual history and x are bit for
  * bit those of cg_solve_serial on the same (A, b, tol, max_iter), whatever the PE count,
- * block count, threads per block and schedule. x and history are in global row order, as
- * cg_solve_serial's.
+ * block count, threads per block, partition, transport and schedule. x and history are in
+ * global row order, as cg_solve_serial's (each PE writes its rows at their global indices).
  */
 #ifndef CG_PAR_H
 #define CG_PAR_H
@@ -28,6 +35,7 @@
 #include <stdint.h>
 
 #include "cg/matrix.h"
+#include "cg/partition.h"
 #include "cg/solve.h"
 
 #ifdef __cplusplus
@@ -41,7 +49,9 @@ typedef enum cg_solver {
     CG_SOLVER_MONO,
     CG_SOLVER_HOST,
     CG_SOLVER_HALO_LOOP,
-    CG_SOLVER_HALO_SERIAL
+    CG_SOLVER_HALO_SERIAL,
+    CG_SOLVER_PCG_MONO,   /* pipelined CG on the PEs (cg_solve_par) */
+    CG_SOLVER_PCG_SERIAL  /* its one-core form (cg_solve_pcg_serial; --solver pcg-serial) */
 } cg_solver;
 
 /* cg-host's reductions: the host waits for the partial accumulators and reduces them with a
@@ -58,16 +68,40 @@ typedef enum cg_reduce { CG_REDUCE_SYNC = 0, CG_REDUCE_STREAM } cg_reduce;
 #define CG_PAR_MAX_BLOCKS 64
 #define CG_PAR_MAX_THREADS 1024
 
+/* How the monolithic kernels' halo messages travel (--transport; kernels/halo.h,
+ * mono_send): put-with-signal (nvshmemx_double_put_signal_nbi_block, paper 002's Listing 3,
+ * the default), direct stores into the receiver's ghosts through nvshmem_ptr and a
+ * system-scope release store of its "received" signal (refused when nvshmem_ptr does not
+ * reach some receiver), or auto: direct for each message whose receiver nvshmem_ptr reaches,
+ * put-with-signal for the others. The bits are the same on every transport. cg-host's host
+ * puts are put-with-signal always. */
+typedef enum cg_transport {
+    CG_TRANSPORT_SIGNAL = 0,
+    CG_TRANSPORT_DIRECT,
+    CG_TRANSPORT_AUTO
+} cg_transport;
+
+/* What a parallel run did (cg_par_opts.info): its halo messages per exchange, all PEs
+ * together, by transport, and the ghost values each exchange moves (cg_plan_halo_values). */
+typedef struct cg_par_info {
+    int64_t direct_msgs, signal_msgs;
+    int64_t halo_values;
+} cg_par_info;
+
 typedef struct cg_par_opts {
     cg_solver solver;  /* CG_SOLVER_MONO or CG_SOLVER_HOST */
     int pes;           /* PEs (threads of one job), 1 .. min(rows, CG_PAR_MAX_PES) */
     int blocks;        /* blocks of each PE's kernel (0: 2) */
     int threads;       /* threads per block (0: 64) */
     cg_reduce reduce;  /* cg-host's reductions (cg-mono: CG_REDUCE_SYNC) */
+    cg_partition partition; /* the rows' split (cg/partition.h; default contiguous) */
+    cg_transport transport; /* cg-mono's and the halo-only loop's halo (default signal) */
+    cg_par_info *info; /* NULL, or filled after a successful run */
 } cg_par_opts;
 
 /* Solves A x = b from x = 0 as cg_solve_serial does (same stopping rule, same history
- * slots), on opt->pes PEs. 0, or -1 with err set (bad options, or a PE failed). */
+ * slots), on opt->pes PEs; with CG_SOLVER_PCG_MONO as cg_solve_pcg_serial does. 0, or -1
+ * with err set (bad options, or a PE failed). */
 int cg_solve_par(const cg_csr *a, const double *b, double *x, double tol, int64_t max_iter,
                  const cg_par_opts *opt, double *history, cg_result *res, cg_error *err);
 
@@ -75,8 +109,9 @@ int cg_solve_par(const cg_csr *a, const double *b, double *x, double tol, int64_
  * exchanges its halo exactly as cg-mono does (put-with-signal, "received" and credit
  * signals, the quiet) but no reduction separates the exchanges, so nothing but the credit
  * keeps a sender from overwriting ghosts its receiver still reads. On opt->pes PEs with
- * opt->blocks x opt->threads (opt->solver and opt->reduce are not read); u in global
- * order, bit for bit cg_halo_loop_serial's. 0, or -1 with err set. */
+ * opt->blocks x opt->threads, opt->partition and opt->transport (opt->solver and
+ * opt->reduce are not read); u in global order, bit for bit cg_halo_loop_serial's. 0, or
+ * -1 with err set. */
 int cg_halo_loop_par(const cg_csr *a, const double *u0, double *u, int64_t iters, double omega,
                      const cg_par_opts *opt, cg_error *err);
 

@@ -4,8 +4,10 @@
  * §3: interior/border/ghost ordering, halo exchange by puts into the receiver's ghost
  * region).
  *
- * Partition: contiguous rows, part p owning global rows [start[p], start[p+1]) with
- * start[p] = floor(p n / P) (METIS is future work: docs/cg.md).
+ * Partition: any map of rows to parts (owner[g] in [0, P), every part non-empty):
+ * cg_plan_contiguous's rows [floor(p n / P), floor((p+1) n / P)) for part p, or METIS's
+ * (cg/partition.h). A part's rows need not be contiguous: everything below is stated for
+ * the owned set, whatever it is.
  *
  * Local ordering of part p (indices into its local vector of n_owned + n_ghost values):
  *   [0, n_interior)            interior rows: owned rows with no column outside the part
@@ -27,7 +29,7 @@
  * Local matrix: the owned rows in local order, columns as local indices, each row's
  * entries in the original (ascending GLOBAL column) order, so that a row's SpMV sum is the
  * same floating-point expression as in cg_spmv and the distributed SpMV equals the serial
- * one bit for bit (docs/design.md D3).
+ * one bit for bit, whatever the partition (docs/design.md D3).
  */
 #ifndef CG_PLAN_H
 #define CG_PLAN_H
@@ -56,10 +58,8 @@ typedef struct cg_halo_recv {
 
 typedef struct cg_part {
     int part;
-    int64_t row_lo, row_hi;     /* owned global rows [row_lo, row_hi) */
     int32_t n_owned, n_interior, n_border, n_ghost;
     int64_t *global;            /* n_owned + n_ghost: local index -> global index */
-    int32_t *local_of_owned;    /* n_owned: (global - row_lo) -> local index */
     cg_csr a;                   /* n_owned rows (a.n = n_owned); columns are local indices
                                  * in [0, n_owned + n_ghost) (a.col not sorted by local
                                  * index: see above) */
@@ -71,19 +71,27 @@ typedef struct cg_part {
 typedef struct cg_plan {
     int nparts;
     int64_t n;                  /* global rows */
-    int64_t *start;             /* nparts + 1 */
+    int *owner;                 /* n: global row -> its part */
+    int32_t *local;             /* n: global row -> its local index in its owner part */
     cg_part *parts;             /* nparts */
 } cg_plan;
 
 /* Largest part count a plan accepts. */
 #define CG_MAX_PARTS 4096
 
-/* The contiguous partition of a over nparts parts and every part's plan. 0, or -1 with err
- * set when nparts is out of [1, min(n, CG_MAX_PARTS)]. */
+/* Every part's plan for the partition owner[0 .. a->n) of a's rows over nparts parts (the
+ * array is copied). 0, or -1 with err set when nparts is out of [1, min(n, CG_MAX_PARTS)],
+ * an owner is out of [0, nparts), or a part owns no row. */
+int cg_plan_build(const cg_csr *a, int nparts, const int *owner, cg_plan *plan,
+                  cg_error *err);
+/* The contiguous partition of a over nparts parts (part p: rows [floor(p n / P),
+ * floor((p+1) n / P))) and every part's plan; errors as cg_plan_build's. */
 int cg_plan_contiguous(const cg_csr *a, int nparts, cg_plan *plan, cg_error *err);
 void cg_plan_free(cg_plan *plan);
 /* The part that owns global row g. */
 int cg_plan_owner(const cg_plan *plan, int64_t g);
+/* The halo's size: the ghost values of all parts together (what one exchange moves). */
+int64_t cg_plan_halo_values(const cg_plan *plan);
 
 #ifdef __cplusplus
 }

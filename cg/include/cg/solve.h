@@ -45,6 +45,20 @@ typedef struct cg_result {
 void cg_solve_serial(const cg_csr *a, const double *b, double *x, double tol, int64_t max_iter,
                      double *history, cg_result *res);
 
+/* Pipelined CG (Ghysels and Vanroose 2014, unpreconditioned; docs/cg.md, "The pipelined
+ * solver pcg-mono") on one core: the recurrence pcg-mono (cg/par.h, CG_SOLVER_PCG_MONO) runs
+ * on the PEs, every dot product exact (cg_dot) and every vector update one product and one
+ * sum per element in the same written form, so pcg-mono matches it bit for bit. From x = 0:
+ * r = b (= b - A x, bit for bit), w = A r, z = s = p = 0; iteration i: gamma = r.r, delta = w.r, q = A w; stop
+ * when sqrt(gamma) <= tol sqrt(gamma_0) (converged, i iterations) or i = max_iter; beta =
+ * gamma / gamma_prev (0 at i = 0), den = delta - beta * gamma / alpha_prev (delta at
+ * i = 0); den <= 0 or not finite is a breakdown (A not positive definite: res->breakdown,
+ * i iterations); alpha = gamma / den; z = beta z + q, s = beta s + w, p = beta p + r,
+ * x = alpha p + x, r = -alpha s + r, w = -alpha z + w. res->rho0 = gamma_0, history and
+ * res->residual as cg_solve_serial's (sqrt(gamma_i) / sqrt(gamma_0)). */
+void cg_solve_pcg_serial(const cg_csr *a, const double *b, double *x, double tol,
+                         int64_t max_iter, double *history, cg_result *res);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,6 +42,15 @@
 extern "C" {
 #endif
 
+/* Host and device code: under nvcc (the CUDA build, cg/cuda.mk) every function here is
+ * __host__ __device__ (the kernels accumulate per thread with the same integer code that
+ * the CPU runs); empty in the C build. */
+#if defined(__CUDACC__)
+#define CG_HD __host__ __device__
+#else
+#define CG_HD
+#endif
+
 #define CG_XSUM_DIGIT_BITS 32
 #define CG_XSUM_LSB (-2176)     /* weight of bit 0 of limb 0: 2^-2176 */
 #define CG_XSUM_LIMBS 134       /* 134 * 32 = 4288 bits: 2^-2176 .. 2^2112 */
@@ -55,33 +64,33 @@ typedef struct cg_xsum {
 } cg_xsum;
 
 /* An empty (zero) accumulator. */
-void cg_xsum_init(cg_xsum *s);
+CG_HD void cg_xsum_init(cg_xsum *s);
 /* s += x, exactly. */
-void cg_xsum_add(cg_xsum *s, double x);
+CG_HD void cg_xsum_add(cg_xsum *s, double x);
 /* s += a * b, exactly (the product is not rounded). */
-void cg_xsum_add_product(cg_xsum *s, double a, double b);
+CG_HD void cg_xsum_add_product(cg_xsum *s, double a, double b);
 /* s += t, exactly (t unchanged). */
-void cg_xsum_merge(cg_xsum *s, const cg_xsum *t);
+CG_HD void cg_xsum_merge(cg_xsum *s, const cg_xsum *t);
 /* The exact sum rounded to the nearest double, ties to even (overflow gives +-inf; an
  * exact zero gives +0.0). s is normalized in place but its value is unchanged. */
-double cg_xsum_round(cg_xsum *s);
+CG_HD double cg_xsum_round(cg_xsum *s);
 /* The square root of the exact sum: sqrt of the exact sum scaled by an even power of two
  * 2^-2k into [1, 4), rounded once, times 2^k. Equal to sqrt(cg_xsum_round(s)) whenever that
  * rounding neither overflows nor underflows, and finite beyond (sums of squares above
  * DBL_MAX). NaN for a negative sum. */
-double cg_xsum_sqrt(cg_xsum *s);
+CG_HD double cg_xsum_sqrt(cg_xsum *s);
 
 /* Fixed-size serialized form, normalized: out[CG_XSUM_WORDS]. Arrays of packed parts may be
  * summed element-wise with int64 adds (up to 2^30 of them) and unpacked: the exact total. */
-void cg_xsum_pack(cg_xsum *s, int64_t out[CG_XSUM_WORDS]);
-void cg_xsum_unpack(cg_xsum *s, const int64_t in[CG_XSUM_WORDS]);
+CG_HD void cg_xsum_pack(cg_xsum *s, int64_t out[CG_XSUM_WORDS]);
+CG_HD void cg_xsum_unpack(cg_xsum *s, const int64_t in[CG_XSUM_WORDS]);
 
 /* Reproducible reductions over vectors (exact, rounded once): sum_i x[i] * y[i], and the
  * 2-norm cg_xsum_sqrt of sum_i x[i]^2: the same bits wherever they are computed. */
-double cg_dot(const double *x, const double *y, size_t n);
-double cg_norm2(const double *x, size_t n);
+CG_HD double cg_dot(const double *x, const double *y, size_t n);
+CG_HD double cg_norm2(const double *x, size_t n);
 /* The same, accumulated into s (for partial sums that are merged later). */
-void cg_xsum_add_dot(cg_xsum *s, const double *x, const double *y, size_t n);
+CG_HD void cg_xsum_add_dot(cg_xsum *s, const double *x, const double *y, size_t n);
 
 #ifdef __cplusplus
 }

@@ -52,7 +52,7 @@ typedef struct cg_host_args {
 } cg_host_args;
 
 /* The scalar part of Listing 1 after the reduction that gave v (host or device). */
-static inline void cg_host_step(cg_host_state *st, int which, double v, double tol,
+CG_HD static inline void cg_host_step(cg_host_state *st, int which, double v, double tol,
                                 double *history)
 {
     if (which == CG_HOST_RHO0) {

@@ -22,8 +22,14 @@
  * blocking reductions here (q reaches gamma's reduction of iteration k only after its SpMV;
  * p cannot start iteration k + 1 before that reduction completes), but the protocol does not
  * rely on that: a solver without reductions keeps the same halo code, and cg_halo_loop (at
- * the end of this file, the halo-only loop) is that solver. Two planted bugs (cg_bugs.h)
- * sit here: the credit wait and the quiet dropped.
+ * the end of this file, the halo-only loop) is that solver. Planted bugs (cg_bugs.h) sit
+ * behind cg_bug(): here the quiet and the reduction's last grid sync dropped; in
+ * kernels/halo.h the credit wait, the "received" wait and the credit return dropped, the
+ * signal sent before the data or as a relaxed store; the put displacements' in par.c's
+ * cg_sends_make.
+ * The halo functions (mono_send, mono_receive, mono_credit, and the plants in them), the
+ * split SpMV and block 0's slot reduction live in kernels/halo.h, shared with pcg-mono
+ * (kernels/pcg.c); their names are unchanged.
  *
  * Exactness (docs/cg.md): every row of t = A s is summed in its stored order (cg_spmv's
  * expression), every vector update is cg_solve_serial's expression, and every dot product
@@ -36,36 +42,8 @@
 
 #include "cg/xsum.h"
 #include "cg_bugs.h"
+#include "kernels/halo.h"
 #include "kernels/mono.h"
-
-DEVICE int64_t mono_gtid(void)
-{
-    return (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-}
-
-DEVICE int64_t mono_gsize(void)
-{
-    return (int64_t)gridDim.x * blockDim.x;
-}
-
-/* Row i of A s, its entries in stored order: cg_spmv's floating-point expression. */
-DEVICE double mono_row(const cg_mono_args *a, int64_t i)
-{
-    double sum = 0.0;
-    for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
-        sum += a->val[k] * a->s[a->col[k]];
-    return sum;
-}
-
-/* t[i] = (A s)[i] for rows [lo, hi), grid-stride; acc += s[i] t[i] when acc is not NULL. */
-DEVICE void mono_spmv(const cg_mono_args *a, int64_t lo, int64_t hi, cg_xsum *acc)
-{
-    for (int64_t i = lo + mono_gtid(); i < hi; i += mono_gsize()) {
-        a->t[i] = mono_row(a, i);
-        if (acc)
-            cg_xsum_add_product(acc, a->s[i], a->t[i]);
-    }
-}
 
 /* Reduction, first half (every thread): this thread's accumulator into its slot, then a grid
  * sync, after which every slot is written and every read of the terms is done. */
@@ -81,15 +59,7 @@ DEVICE void mono_reduce_publish(const cg_mono_args *a, cg_xsum *acc)
 DEVICE double mono_reduce_finish(const cg_mono_args *a)
 {
     if (blockIdx.x == 0) {
-        const int64_t nslots = mono_gsize();
-        for (int w = (int)threadIdx.x; w < CG_XSUM_WORDS; w += (int)blockDim.x) {
-            long long sum = 0;
-            for (int64_t j = 0; j < nslots; j++)
-                sum += a->slots[j * CG_XSUM_WORDS + w];
-            a->partial[w] = sum;
-        }
-        nvshmemx_longlong_sum_reduce_block(NVSHMEM_TEAM_WORLD, a->total, a->partial,
-                                           CG_XSUM_WORDS);
+        mono_slots_reduce(a, CG_XSUM_WORDS);
         if (threadIdx.x == 0) {
             int64_t words[CG_XSUM_WORDS];
             for (int w = 0; w < CG_XSUM_WORDS; w++)
@@ -99,45 +69,9 @@ DEVICE double mono_reduce_finish(const cg_mono_args *a)
             *a->scalar = cg_xsum_round(&s);
         }
     }
-    grid_sync();
+    if (!cg_bug(CG_BUG_REDUCE_SYNC_MISSING)) /* planted: read before block 0 rounded it */
+        grid_sync();
     return *a->scalar;
-}
-
-/* Listing 3, lines 14-17: block b sends messages b, b + G, ...: its threads pack the values,
- * thread 0 waits for the receiver's credit for iteration k - 1, and the block puts the
- * message into the receiver's ghosts with the "received" signal set to k. */
-DEVICE void mono_send(const cg_mono_args *a, uint64_t k)
-{
-    for (int m = (int)blockIdx.x; m < a->n_send; m += (int)gridDim.x) {
-        const int32_t off = a->send_off[m], n = a->send_count[m];
-        const int to = a->send_part[m];
-        for (int32_t j = (int32_t)threadIdx.x; j < n; j += (int32_t)blockDim.x)
-            a->sendbuf[off + j] = a->s[a->send_idx[off + j]];
-        if (threadIdx.x == 0 && !cg_bug(CG_BUG_CREDIT_WAIT_MISSING)) /* planted: no wait */
-            nvshmem_signal_wait_until(&a->sig_credit[to], NVSHMEM_CMP_GE, k - 1);
-        __syncthreads();
-        nvshmemx_double_put_signal_nbi_block(a->s + a->send_disp[m], a->sendbuf + off,
-                                             (size_t)n, &a->sig_recv[a->me], k,
-                                             NVSHMEM_SIGNAL_SET, to);
-    }
-}
-
-/* Listing 3, line 19: block b waits for groups b, b + G, ... (one thread each). The grid
- * sync that follows makes every ghost visible to every block. */
-DEVICE void mono_receive(const cg_mono_args *a, uint64_t k)
-{
-    if (threadIdx.x == 0)
-        for (int g = (int)blockIdx.x; g < a->n_recv; g += (int)gridDim.x)
-            nvshmem_signal_wait_until(&a->sig_recv[a->recv_part[g]], NVSHMEM_CMP_GE, k);
-}
-
-/* The ready-to-receive credits of iteration k: called after a grid sync that follows every
- * block's SpMV, so no ghost of iteration k is read any more. */
-DEVICE void mono_credit(const cg_mono_args *a, uint64_t k)
-{
-    if (threadIdx.x == 0)
-        for (int g = (int)blockIdx.x; g < a->n_recv; g += (int)gridDim.x)
-            nvshmemx_signal_op(&a->sig_credit[a->me], k, NVSHMEM_SIGNAL_SET, a->recv_part[g]);
 }
 
 KERNEL(cg_mono, cg_mono_args, a)

@@ -9,7 +9,8 @@
  *
  * Signals (symmetric, npes words each, never reset during a solve; iteration k writes k):
  *   sig_recv[q]    on this PE: "the ghosts from q for iteration k are here" (q's put-with-
- *                  signal, NVSHMEM_SIGNAL_SET k, delivered after its data);
+ *                  signal, NVSHMEM_SIGNAL_SET k, delivered after its data; on the direct
+ *                  transport q's system-scope release store of k after its stores);
  *   sig_credit[q]  on this PE: "q has finished reading the ghosts we sent it at iteration
  *                  k" (q's nvshmemx_signal_op SET k): the ready-to-receive credit we wait
  *                  for before putting iteration k + 1 into q's ghosts.
@@ -44,6 +45,11 @@ typedef struct cg_mono_args {
     const int *send_part;
     const int32_t *send_count, *send_off, *send_disp, *send_idx;
     double *sendbuf;
+    /* the direct transport (cg/par.h, cg_transport): send_peer[k] is the receiver's
+     * s + send_disp[k] and send_peer_sig[k] its sig_recv[me], both through nvshmem_ptr;
+     * message k goes by put-with-signal when send_peer (the array) or send_peer[k] is NULL */
+    double *const *send_peer;
+    uint64_t *const *send_peer_sig;
     /* receives: group k comes from recv_part[k] */
     int n_recv;
     const int *recv_part;
