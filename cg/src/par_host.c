@@ -258,6 +258,7 @@ int cg_par_host_pe(void *arg)
     a->sendbuf = B.sendbuf;
     a->slots = B.slots;
     a->nslots = (int64_t)B.nslots;
+    a->block_threads = job->threads; /* cgh_dot runs on h.grid x h.block */
     a->partial = B.red;
     a->total = B.red + CG_XSUM_WORDS;
     a->st = (cg_host_state *)cg_dev_alloc(sizeof *a->st); /* zero, as st */

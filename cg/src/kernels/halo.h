@@ -29,6 +29,7 @@
 #include "cg/xsum.h"
 #include "cg_bugs.h"
 #include "kernels/mono.h"
+#include "kernels/slots.h"
 
 DEVICE int64_t mono_gtid(void)
 {
@@ -59,17 +60,18 @@ DEVICE void mono_spmv(const cg_mono_args *a, int64_t lo, int64_t hi, cg_xsum *ac
     }
 }
 
-/* Block 0 only (every thread of it): the grid's slots of `words` words each summed word by
+/* Block 0 only (every thread of it), after the grid sync that follows every block's
+ * cg_block_slots_sum (kernels/slots.h): the blocks' sums of `words` words each summed word by
  * word into partial (int64 adds of packed accumulators: exact), then partial summed over all
  * PEs into total by one device-side collective (every PE's block 0). cg-mono reduces one
  * accumulator (CG_XSUM_WORDS), pcg-mono two at once (2 CG_XSUM_WORDS). */
 DEVICE void mono_slots_reduce(const cg_mono_args *a, int words)
 {
-    const int64_t nslots = mono_gsize();
+    const int64_t stride = (int64_t)blockDim.x * words; /* one block's slots */
     for (int w = (int)threadIdx.x; w < words; w += (int)blockDim.x) {
         long long sum = 0;
-        for (int64_t j = 0; j < nslots; j++)
-            sum += a->slots[j * words + w];
+        for (int64_t j = 0; j < (int64_t)gridDim.x; j++)
+            sum += a->slots[j * stride + w];
         a->partial[w] = sum;
     }
     nvshmemx_longlong_sum_reduce_block(NVSHMEM_TEAM_WORLD, a->total, a->partial, (size_t)words);

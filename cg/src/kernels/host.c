@@ -5,6 +5,7 @@
  * thread packs its cg_xsum; the slots, then the PEs' partials, are summed as integer words).
  */
 #include "kernels/host.h"
+#include "kernels/slots.h"
 
 DEVICE int64_t cgh_gtid(void)
 {
@@ -51,6 +52,7 @@ KERNEL(cgh_dot, cg_host_args, a)
     for (int64_t i = cgh_gtid(); i < a.n_owned; i += cgh_gsize())
         cg_xsum_add_product(&acc, a.u[i], a.v[i]);
     cg_xsum_pack(&acc, a.slots + cgh_gtid() * CG_XSUM_WORDS);
+    cg_block_slots_sum(a.slots, CG_XSUM_WORDS); /* cgh_slots_sum reads the blocks' sums */
 }
 
 KERNEL(cgh_slots_sum, cg_host_args, a)
@@ -59,7 +61,7 @@ KERNEL(cgh_slots_sum, cg_host_args, a)
         return;
     for (int64_t w = cgh_gtid(); w < CG_XSUM_WORDS; w += cgh_gsize()) {
         long long sum = 0;
-        for (int64_t j = 0; j < a.nslots; j++)
+        for (int64_t j = 0; j < a.nslots; j += a.block_threads)
             sum += a.slots[j * CG_XSUM_WORDS + w];
         a.partial[w] = sum;
     }

@@ -43,6 +43,8 @@ typedef struct cg_host_args {
     double *sendbuf;
     int64_t *slots;      /* one packed accumulator per thread of the dot launch */
     int64_t nslots;
+    int64_t block_threads; /* threads per block of the dot launch: its blocks' sums are
+                              that many slots apart (kernels/slots.h) */
     long long *partial;  /* symmetric: the PE's sum of its slots */
     const long long *total; /* symmetric: the sum over PEs */
     cg_host_state *st;

@@ -50,6 +50,7 @@
 DEVICE void mono_reduce_publish(const cg_mono_args *a, cg_xsum *acc)
 {
     cg_xsum_pack(acc, a->slots + mono_gtid() * CG_XSUM_WORDS);
+    cg_block_slots_sum(a->slots, CG_XSUM_WORDS);
     grid_sync();
 }
 

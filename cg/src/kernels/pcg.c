@@ -54,6 +54,7 @@ DEVICE void pcg_publish(const cg_pcg_args *a, cg_xsum *gamma, cg_xsum *delta)
     int64_t *slot = a->m.slots + mono_gtid() * 2 * CG_XSUM_WORDS;
     cg_xsum_pack(gamma, slot);
     cg_xsum_pack(delta, slot + CG_XSUM_WORDS);
+    cg_block_slots_sum(a->m.slots, 2 * CG_XSUM_WORDS);
     grid_sync();
 }
 
