@@ -171,27 +171,9 @@ section=$(awk -v rounds="$ROUNDS" -v start="$start" -v end="$end" -v build="$BUI
     -v cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" -v kernel="$(uname -sr)" \
     -v load0="$load0" -v load1="$load1" -v wall="$wall" -v iters="$BENCH_ITERS" -v trials="$BENCH_BW_TRIALS" \
     -v md="$MD" -v cells="$CELLS" -v steps="$STEPS" -v atoms="$((4 * CELLS * CELLS * CELLS))" -v sum="$checksum" \
-    -v mpirun="${MPIRUN[*]}" -v oshrun="${OSHRUN[*]}" -v park="$PARK_ITERS" '
-function median(a, n,   i, j, t) {
-    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-    return n == 0 ? -1 : (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2)
-}
-function val(f,   i, kv) { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) return kv[2] } return "" }
+    -v mpirun="${MPIRUN[*]}" -v oshrun="${OSHRUN[*]}" -v park="$PARK_ITERS" \
+    "$(cat bench/stats.awk)"'
 function human(b) { return b >= 1048576 ? b / 1048576 " MiB" : b >= 1024 ? b / 1024 " KiB" : b " B" }
-# "median (lo-hi)" of the per-round ratios x[r] / y[r] over the rounds that have both
-function ratio(x, y,   r, n, q, lo, hi) {
-    n = 0; lo = -1; hi = -1
-    for (r = 1; r <= rounds; r++) if ((r in x) && (r in y) && y[r] > 0) {
-        q[++n] = x[r] / y[r]
-        if (lo < 0 || q[n] < lo) lo = q[n]
-        if (q[n] > hi) hi = q[n]
-    }
-    return n == 0 ? "no data" : sprintf("%.2f (%.2f-%.2f)", median(q, n), lo, hi)
-}
-# the median over rounds of v[key, r]
-function med2(v, key,   r, n, a) { n = 0; for (r = 1; r <= rounds; r++) if ((key, r) in v) a[++n] = v[key, r]; return median(a, n) }
-# copies v[key, r] into out[r]
-function col(v, key, out,   r) { delete out; for (r = 1; r <= rounds; r++) if ((key, r) in v) out[r] = v[key, r] }
 $2 == "FAILED" { failed = failed " " $0; next }
 { r = substr($1, 7) + 0 }
 $2 == "pingpong" {
@@ -233,8 +215,8 @@ END {
         for (rr = 1; rr <= rounds; rr++) if ((n, rr) in pp) list = list (list == "" ? "" : ", ") sprintf("%.0f", pp[n, rr])
         col(pp, n, x); col(pp, "raw", y1); col(pp, "raw_2line", y2); col(pp, "shmemu_threads", y3)
         pair = ""
-        if (n ~ /^shmemu_process/) { partner = n; sub(/process/, "threads", partner); col(pp, partner, y4); pair = ratio(x, y4) }
-        printf "| %s | %.0f | %.0f | %s | %s | %s | %s | %s |\n", n, med2(pp, n), ppmin[n], ratio(x, y1), ratio(x, y2), ratio(x, y3), pair, list
+        if (n ~ /^shmemu_process/) { partner = n; sub(/process/, "threads", partner); col(pp, partner, y4); pair = ratio_cols(x, y4) }
+        printf "| %s | %.0f | %.0f | %s | %s | %s | %s | %s |\n", n, med_rounds(pp, n), ppmin[n], ratio_cols(x, y1), ratio_cols(x, y2), ratio_cols(x, y3), pair, list
     }
     print ""
     print "`*_park`: SHMEMU_SPIN=0, " park " round trips per run: every wait parks on a futex at once (threads: a private"
@@ -249,8 +231,8 @@ END {
     print "|---:|---:|---:|---:|---:|---:|---:|---|"
     for (k = 1; k <= ns; k++) {
         s = sizes[k]; col(pm, "process," s, x); col(pm, "threads," s, y1)
-        printf "| %s | %.2f | %.2f | %.3f | %.2f | %.2f | %.3f | %s |\n", human(s), med2(mc, "threads," s), med2(pm, "threads," s),
-               med2(rt, "threads," s), med2(mc, "process," s), med2(pm, "process," s), med2(rt, "process," s), ratio(x, y1)
+        printf "| %s | %.2f | %.2f | %.3f | %.2f | %.2f | %.3f | %s |\n", human(s), med_rounds(mc, "threads," s), med_rounds(pm, "threads," s),
+               med_rounds(rt, "threads," s), med_rounds(mc, "process," s), med_rounds(pm, "process," s), med_rounds(rt, "process," s), ratio_cols(x, y1)
     }
     print ""
     print "### MD: atom-steps/s of the main job'"'"'s system on each backend"
@@ -264,8 +246,8 @@ END {
     print "|---:|---:|---:|---|---:|---:|---:|---:|---|"
     for (k = 1; k <= nm; k++) {
         p = pes[k]; col(as, "process," p, x); col(as, "threads," p, y1); col(wl, "process," p, x2); col(wl, "threads," p, y2)
-        printf "| %d | %.3f | %.3f | %s | %.3f | %.3f | %.2f | %.2f | %s |\n", p, med2(as, "threads," p) / 1e6, med2(as, "process," p) / 1e6,
-               ratio(x, y1), med2(su, "threads," p), med2(su, "process," p), med2(wl, "threads," p), med2(wl, "process," p), ratio(x2, y2)
+        printf "| %d | %.3f | %.3f | %s | %.3f | %.3f | %.2f | %.2f | %s |\n", p, med_rounds(as, "threads," p) / 1e6, med_rounds(as, "process," p) / 1e6,
+               ratio_cols(x, y1), med_rounds(su, "threads," p), med_rounds(su, "process," p), med_rounds(wl, "threads," p), med_rounds(wl, "process," p), ratio_cols(x2, y2)
     }
     if (nmf > 0) {
         print ""
@@ -275,8 +257,8 @@ END {
         print "|---:|---:|---:|---:|---:|---:|---:|"
         for (k = 1; k <= nm; k++) {
             p = pes[k]
-            printf "| %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |\n", p, med2(mf, "threads," p), med2(mf, "process," p),
-                   med2(vc, "threads," p), med2(vc, "process," p), med2(ic, "threads," p), med2(ic, "process," p)
+            printf "| %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |\n", p, med_rounds(mf, "threads," p), med_rounds(mf, "process," p),
+                   med_rounds(vc, "threads," p), med_rounds(vc, "process," p), med_rounds(ic, "threads," p), med_rounds(ic, "process," p)
         }
     }
     if (failed != "") { print ""; print "**Failed runs:**" failed }
@@ -293,16 +275,7 @@ if [ "$failures" != 0 ]; then
 **$failures failure(s) in this run (failed runs or differing checksums): see the raw log.**"
 fi
 echo "$section"
-reading=""
-if [ -f "$RESULTS" ]; then
-    reading=$(awk -v b="$READING_BEGIN" -v e="$READING_END" '$0 == e { keep = 0 } keep { print } $0 == b { keep = 1 }' "$RESULTS")
-fi
-echo "$section" | replace_results_section_log "$RESULTS" "$BEGIN" "$END" "$LOG" ||
+echo "$section" | replace_results_section_log_reading "$RESULTS" "$BEGIN" "$END" "$LOG" "$READING_BEGIN" "$READING_END" ||
     { echo "backends.sh: could not write $RESULTS" >&2; exit 2; }
-# The section went to the end of the file: the reading follows it there.
-if [ -n "$reading" ]; then
-    printf '%s\n' "$reading" | replace_results_section "$RESULTS" "$READING_BEGIN" "$READING_END" ||
-        { echo "backends.sh: could not write $RESULTS" >&2; exit 2; }
-fi
 echo "backends.sh: wrote $RESULTS ($wall s)" >&2
 [ "$failures" -eq 0 ]

@@ -192,33 +192,8 @@ section=$(awk -v rounds="$ROUNDS" -v start="$start" -v end="$end" -v build="$BUI
     -v load0="$load0" -v load1="$load1" -v wall="$wall" -v cg="$CG" -v have_pcg="$have_pcg" \
     -v petsc_ver="$(pkg-config --modversion petsc 2>/dev/null || echo '?')" \
     -v blas="$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 2>/dev/null || echo '?')" \
-    -v psizes="$PETSC_SIZES" -v esizes="$EMU_SIZES" -v epes="$EMU_PES" -v mismatch="$mismatch" '
-function median(a, n,   i, j, t) {
-    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-    return n == 0 ? -1 : (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2)
-}
-function val(f,   i, kv) { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) return kv[2] } return "" }
-# "median (lo-hi)" over rounds of v[x, r] / v[y, r]
-function ratio(v, x, y,   r, n, q, lo, hi) {
-    n = 0
-    for (r = 1; r <= rounds; r++) if (((x, r) in v) && ((y, r) in v) && v[y, r] > 0) {
-        q[++n] = v[x, r] / v[y, r]
-        if (n == 1 || q[n] < lo) lo = q[n]
-        if (n == 1 || q[n] > hi) hi = q[n]
-    }
-    return n == 0 ? "no data" : sprintf("%.2f (%.2f-%.2f)", median(q, n), lo, hi)
-}
-# "median (lo-hi)" over rounds of v[key, r]
-function med(v, key, fmt,   r, n, a, lo, hi) {
-    n = 0
-    for (r = 1; r <= rounds; r++) if ((key, r) in v) {
-        a[++n] = v[key, r]
-        if (n == 1 || a[n] < lo) lo = a[n]
-        if (n == 1 || a[n] > hi) hi = a[n]
-    }
-    return n == 0 ? "no data" : sprintf(fmt " (" fmt "-" fmt ")", median(a, n), lo, hi)
-}
-function med1(v, key,   r, n, a) { n = 0; for (r = 1; r <= rounds; r++) if ((key, r) in v) a[++n] = v[key, r]; return median(a, n) }
+    -v psizes="$PETSC_SIZES" -v esizes="$EMU_SIZES" -v epes="$EMU_PES" -v mismatch="$mismatch" \
+    "$(cat bench/stats.awk)"'
 $2 == "FAILED" { failed = failed "\n- " $0; next }
 {
     r = substr($1, 7) + 0; m = val("matrix"); run = val("run"); pes = val("pes")
@@ -264,8 +239,8 @@ END {
     for (i = 1; i <= np; i++) {
         m = P[i]; s = m SUBSEP "serial" SUBSEP 1; pt = m SUBSEP "petsc" SUBSEP 1; pu = m SUBSEP "petsc-unprec" SUBSEP 1; pl = m SUBSEP "plain" SUBSEP 1
         printf "| %s | %s | %s / %s / %s / %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", m, rows[m],
-            iters[s], iters[pt], iters[pu], iters[pl], med(cpu, s, "%.3g"), med(cpu, pt, "%.3g"), med(cpu, pu, "%.3g"),
-            med(cpu, pl, "%.3g"), ratio(cpu, s, pt), ratio(ms, s, pt), ratio(cpu, s, pl), ratio(cpu, pl, pt)
+            iters[s], iters[pt], iters[pu], iters[pl], med_spread(cpu, s, "%.3g"), med_spread(cpu, pt, "%.3g"), med_spread(cpu, pu, "%.3g"),
+            med_spread(cpu, pl, "%.3g"), ratio_keys(cpu, s, pt), ratio_keys(ms, s, pt), ratio_keys(cpu, s, pl), ratio_keys(cpu, pl, pt)
     }
     print ""
     print "Where serial'"'"'s time goes: two exact dot products of the matrix'"'"'s length (cg_dot on b and x*: what serial"
@@ -280,9 +255,9 @@ END {
         for (r = 1; r <= rounds; r++) if (((s, r) in cpu) && ((pl, r) in cpu) && cpu[s, r] > 0) {
             d[m SUBSEP "x", r] = (cpu[s, r] - cpu[pl, r]) / cpu[s, r]; d[m SUBSEP "one", r] = 1
         }
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s, %s, %s |\n", m, med(nsx, m, "%.3g"), med(nsp, m, "%.3g"),
-            med(cpu, m SUBSEP "dots-exact" SUBSEP 1, "%.3g"), med(cpu, m SUBSEP "dots-plain" SUBSEP 1, "%.3g"),
-            ratio(cpu, m SUBSEP "dots-exact" SUBSEP 1, s), ratio(d, m SUBSEP "x", m SUBSEP "one"),
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s, %s, %s |\n", m, med_spread(nsx, m, "%.3g"), med_spread(nsp, m, "%.3g"),
+            med_spread(cpu, m SUBSEP "dots-exact" SUBSEP 1, "%.3g"), med_spread(cpu, m SUBSEP "dots-plain" SUBSEP 1, "%.3g"),
+            ratio_keys(cpu, m SUBSEP "dots-exact" SUBSEP 1, s), ratio_keys(d, m SUBSEP "x", m SUBSEP "one"),
             ((m SUBSEP "program-serial" SUBSEP 1, 0) in ms) ? sprintf("%.3g", ms[m, "program-serial", 1, 0]) : "failed",
             sums[s], sums[m SUBSEP "petsc" SUBSEP 1], sums[pl]
     }
@@ -302,13 +277,13 @@ END {
     print "|---|---:|---:|---|---:|---:|---|"
     for (i = 1; i <= ne; i++) {
         m = "2:" E[i]; s = m SUBSEP "serial" SUBSEP 1
-        printf "| %s | %s | %s | serial | 1 | %s | 1 |\n", E[i], rows[m] == "" ? "" : rows[m], iters[s], med(ms, s, "%.3g")
+        printf "| %s | %s | %s | serial | 1 | %s | 1 |\n", E[i], rows[m] == "" ? "" : rows[m], iters[s], med_spread(ms, s, "%.3g")
         if (have_pcg) { q = m SUBSEP "pcg-serial" SUBSEP 1
-            printf "| %s | | %s | pcg-serial | 1 | %s | %s |\n", E[i], iters[q], med(ms, q, "%.3g"), ratio(ms, q, s) }
+            printf "| %s | | %s | pcg-serial | 1 | %s | %s |\n", E[i], iters[q], med_spread(ms, q, "%.3g"), ratio_keys(ms, q, s) }
         nsol = split("cg-mono cg-host-sync cg-host-stream" (have_pcg ? " pcg-mono" : ""), S, " ")
         for (j = 1; j <= nsol; j++) for (pi = 1; pi <= npe; pi++) {
             k = m SUBSEP S[j] SUBSEP PE[pi]
-            printf "| %s | | %s | %s | %s | %s | %s |\n", E[i], iters[k], S[j], PE[pi], med(ms, k, "%.3g"), ratio(ms, k, s)
+            printf "| %s | | %s | %s | %s | %s | %s |\n", E[i], iters[k], S[j], PE[pi], med_spread(ms, k, "%.3g"), ratio_keys(ms, k, s)
         }
     }
     if (mismatch != "") { print ""; print "**Runs that differ from their reference (iterations or checksum):**"; print "```"; print mismatch; print "```" }

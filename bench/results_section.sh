@@ -1,5 +1,6 @@
 # bench/results_section.sh: sourced by the bench scripts that own a section of
-# bench/RESULTS.md (md_lammps.sh, halo_variants.sh, races.sh, sched_explore.sh).
+# bench/RESULTS.md (md_lammps.sh, halo_variants.sh, races.sh, sched_explore.sh, cg.sh,
+# backends.sh).
 #
 #   replace_results_section FILE BEGIN END < body
 #   replace_results_section_log FILE BEGIN END LOG < body

@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <valgrind/valgrind.h>
 
 #include "cg/par.h"
 #include "cg/solve.h"
@@ -29,7 +28,7 @@ enum { MAX_IT = 2000 };
 
 static bool skipped(void)
 {
-    return RUNNING_ON_VALGRIND || CGT_TSAN;
+    return cgt_slow_checker();
 }
 
 /* solver on `pes` processes against its serial form: x, the result and the history. */

@@ -26,7 +26,6 @@
  * test_cg_par.c; no cg-host), 4 threads per block and 6 iterations.
  */
 #include <stdatomic.h>
-#include <valgrind/valgrind.h>
 
 #include "cg/par.h"
 #include "cg/partition.h"
@@ -54,23 +53,17 @@ void __wrap_nvshmemx_double_put_signal_nbi_block(double *dest, const double *sou
                                                 pe);
 }
 
-/* Under valgrind and TSan, only every `keep`-th case (case i runs when i % keep == 0). */
-static bool cgt_valgrind_skip(size_t i, size_t keep)
-{
-    return (RUNNING_ON_VALGRIND != 0 || CGT_TSAN) && i % keep != 0;
-}
-
 /* The iteration limit of every solve here: MAX_IT natively; under valgrind and TSan the
  * first few iterations only (every residual of them and x still compared bit for bit, just
  * not to convergence), as test_cg_par.c does for cg-host. */
 static int64_t max_it(void)
 {
-    return RUNNING_ON_VALGRIND || CGT_TSAN ? 6 : MAX_IT;
+    return cgt_slow_checker() ? 6 : MAX_IT;
 }
 
 static int threads_per_block(void)
 {
-    return RUNNING_ON_VALGRIND || CGT_TSAN ? 4 : 8;
+    return cgt_slow_checker() ? 4 : 8;
 }
 
 static int setup(void **state)
@@ -313,7 +306,7 @@ static void test_solvers_metis(void **state)
                                      ? msgs * got.res.iterations * threads_per_block()
                                      : 0);
             }
-            if (which == 1 || RUNNING_ON_VALGRIND || CGT_TSAN)
+            if (which == 1 || cgt_slow_checker())
                 continue; /* cg-host's launches are slow: spd40 only, natively only (its
                            * protocol does not depend on the parts: test_cg_par checks it) */
             cg_par_opts o = {.solver = CG_SOLVER_HOST, .pes = pes[i], .blocks = 2,
@@ -333,7 +326,7 @@ static void test_halo_loop_transports(void **state)
     (void)state;
     cgt_problem pb;
     cgt_problem_make(&pb, 3); /* spd40.mtx: long-range couplings */
-    const int64_t iters = RUNNING_ON_VALGRIND || CGT_TSAN ? 6 : 30;
+    const int64_t iters = cgt_slow_checker() ? 6 : 30;
     const double omega = cg_halo_omega(&pb.a);
     double *want = malloc((size_t)pb.a.n * sizeof *want), *u = malloc((size_t)pb.a.n * sizeof *u);
     assert_non_null(want);

@@ -10,7 +10,8 @@
  *     history, gamma_0, final residual and x (checksum), bits;
  *   - other grids (1 block of 1 thread, 3 of 7, 4 of 32): the same bits;
  *   - METIS partitions (where the build has METIS) and the direct and auto transports;
- *   - under the deterministic scheduler (SHMEMU_SCHED=random, seeds 1 and 2; pct): the same;
+ *   - under the deterministic scheduler (SHMEMU_SCHED=random, seeds 1 and 2; pct; rr): the
+ *     same;
  *   - in checking mode (SHMEMU_CHECK_NBI=1: puts delivered late, in random order, a source
  *     reused before its quiet reported), 1 and 3 blocks per PE, in a child: no report, the
  *     same bits;
@@ -20,100 +21,25 @@
  * each test of the parallel solver runs a subset of its cases (cgt_valgrind_skip, as
  * test_cg_par.c: one PE count per matrix, 1, 3, 4 and 8 among them) with 4 threads per
  * block; the cost there is the launches (about 3 s each under helgrind), not the
- * iterations.
+ * iterations. The grid, scheduler and checking-mode loops are test_cg_util.h's
+ * (cgt_check_*), shared with test_cg_par.c.
  */
 #include <math.h>
-#include <sys/wait.h>
 #include <unistd.h>
-#include <valgrind/valgrind.h>
 
 #include "cg/par.h"
-#include "shmemu/pgas.h"
-#include "support/sched_env.h"
 #include "test_cg_util.h"
 
-#define MAX_IT 200
+/* Measured: pcg's iteration count on cgt_problem_make's matrix `which` (CG's is the same). */
+static const int64_t pcg_iters[] = {50, 32, 25, 20};
 
-/* Under valgrind or TSan, only every `keep`-th case (case i runs when i % keep == 0). */
-static bool cgt_valgrind_skip(size_t i, size_t keep)
+static void solve_serial(const cgt_problem *p, cgt_run *out)
 {
-    return (RUNNING_ON_VALGRIND != 0 || CGT_TSAN) && i % keep != 0;
+    cgt_solve_one_core(cg_solve_pcg_serial, p, CGT_MAX_IT, out);
 }
 
-/* Threads per block: the default (64), or 4 where every fiber costs (valgrind, TSan). */
-static int small_threads(void)
-{
-    return RUNNING_ON_VALGRIND || CGT_TSAN ? 4 : 0;
-}
-
-typedef struct run {
-    cg_result res;
-    double hist[MAX_IT + 1];
-    uint64_t checksum;
-} run;
-
-typedef struct problem {
-    cg_csr a;
-    double *b;
-    const char *name;
-    int64_t cg_iters; /* measured: pcg's count on this matrix (CG's is the same) */
-} problem;
-
-/* The four matrices of the suite (test_cg_par's), b = A x* for x* of seed 7. */
-static void problem_make(problem *p, int which)
-{
-    static const struct {
-        const char *name;
-        int dim;
-        long n;
-        int64_t iters;
-    } table[] = {{"poisson1d 50", 1, 50, 50},
-                 {"poisson2d 10", 2, 10, 32},
-                 {"poisson3d 6", 3, 6, 25},
-                 {"spd40.mtx", 0, 0, 20}};
-    cg_error err;
-    int rc;
-    p->name = table[which].name;
-    p->cg_iters = table[which].iters;
-    if (table[which].dim == 0) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/spd40.mtx", CG_TEST_DATA_DIR);
-        cg_mtx_info info;
-        rc = cg_mtx_read(path, &p->a, &info, &err);
-    } else {
-        rc = table[which].dim == 1   ? cg_poisson1d(&p->a, table[which].n, &err)
-             : table[which].dim == 2 ? cg_poisson2d(&p->a, table[which].n, &err)
-                                     : cg_poisson3d(&p->a, table[which].n, &err);
-    }
-    if (rc != 0)
-        fail_msg("%s: %s", p->name, err.msg);
-    double *xs = malloc((size_t)p->a.n * sizeof *xs);
-    p->b = malloc((size_t)p->a.n * sizeof *p->b);
-    assert_non_null(xs);
-    assert_non_null(p->b);
-    cg_manufactured(xs, p->a.n, 7);
-    cg_spmv(&p->a, xs, p->b);
-    free(xs);
-}
-
-static void problem_free(problem *p)
-{
-    free(p->b);
-    cg_csr_free(&p->a);
-}
-
-static void solve_serial(const problem *p, run *out)
-{
-    double *x = malloc((size_t)p->a.n * sizeof *x);
-    assert_non_null(x);
-    memset(out, 0, sizeof *out);
-    cg_solve_pcg_serial(&p->a, p->b, x, 1e-8, MAX_IT, out->hist, &out->res);
-    out->checksum = cg_checksum(x, p->a.n);
-    free(x);
-}
-
-static void solve_pcg_with(const problem *p, int pes, int blocks, int threads,
-                           cg_partition partition, cg_transport transport, run *out)
+static void solve_pcg_with(const cgt_problem *p, int pes, int blocks, int threads,
+                           cg_partition partition, cg_transport transport, cgt_run *out)
 {
     double *x = malloc((size_t)p->a.n * sizeof *x);
     assert_non_null(x);
@@ -127,31 +53,24 @@ static void solve_pcg_with(const problem *p, int pes, int blocks, int threads,
     o.partition = partition;
     o.transport = transport;
     cg_error err;
-    if (cg_solve_par(&p->a, p->b, x, 1e-8, MAX_IT, &o, out->hist, &out->res, &err) != 0)
+    if (cg_solve_par(&p->a, p->b, x, 1e-8, CGT_MAX_IT, &o, out->hist, &out->res, &err) != 0)
         fail_msg("%s, %d PEs: %s", p->name, pes, err.msg);
     out->checksum = cg_checksum(x, p->a.n);
     free(x);
 }
 
-static void solve_pcg(const problem *p, int pes, int blocks, int threads, run *out)
+static void solve_pcg(const cgt_problem *p, int pes, int blocks, int threads, cgt_run *out)
 {
     solve_pcg_with(p, pes, blocks, threads, CG_PARTITION_CONTIGUOUS, CG_TRANSPORT_SIGNAL, out);
 }
 
-/* Everything the two runs report, bit for bit. */
-static void assert_same_run(const problem *p, int pes, const run *want, const run *got)
+/* Everything the two runs report, bit for bit (the serial run is pcg-serial's). */
+static void assert_same_run(const cgt_problem *p, int pes, const cgt_run *want,
+                            const cgt_run *got)
 {
-    if (got->res.iterations != want->res.iterations || got->checksum != want->checksum)
-        fail_msg("%s, %d PEs: pcg-mono %lld iterations, checksum %016llx; pcg-serial: %lld, "
-                 "%016llx", p->name, pes, (long long)got->res.iterations,
-                 (unsigned long long)got->checksum, (long long)want->res.iterations,
-                 (unsigned long long)want->checksum);
-    assert_int_equal(got->res.converged, want->res.converged);
-    assert_int_equal(got->res.breakdown, want->res.breakdown);
-    assert_same_double(got->res.residual, want->res.residual);
-    assert_same_double(got->res.rho0, want->res.rho0);
-    for (int64_t k = 0; k <= want->res.iterations; k++)
-        assert_same_double(got->hist[k], want->hist[k]);
+    char what[128];
+    snprintf(what, sizeof what, "%s, %d PEs, pcg-mono", p->name, pes);
+    cgt_assert_same_run(what, want, got);
 }
 
 /* The serial form converges in the measured counts (CG's on these matrices: test_cg_solve),
@@ -160,19 +79,19 @@ static void test_serial_converges(void **state)
 {
     (void)state;
     for (int m = 0; m < 4; m++) {
-        problem p;
-        problem_make(&p, m);
-        run pcg;
+        cgt_problem p;
+        cgt_problem_make(&p, m);
+        cgt_run pcg;
         solve_serial(&p, &pcg);
         assert_true(pcg.res.converged);
         assert_false(pcg.res.breakdown);
-        if (pcg.res.iterations != p.cg_iters)
+        if (pcg.res.iterations != pcg_iters[m])
             fail_msg("%s: pcg-serial %lld iterations, measured %lld", p.name,
-                     (long long)pcg.res.iterations, (long long)p.cg_iters);
+                     (long long)pcg.res.iterations, (long long)pcg_iters[m]);
         double *x = malloc((size_t)p.a.n * sizeof *x);
         assert_non_null(x);
         cg_result res;
-        cg_solve_serial(&p.a, p.b, x, 1e-8, MAX_IT, NULL, &res);
+        cg_solve_serial(&p.a, p.b, x, 1e-8, CGT_MAX_IT, NULL, &res);
         assert_true(llabs((long long)(res.iterations - pcg.res.iterations)) <= 2);
         assert_same_double(pcg.res.rho0, res.rho0); /* gamma_0 = r0.r0 = rho_0 */
         assert_same_double(pcg.hist[0], 1.0);
@@ -181,7 +100,7 @@ static void test_serial_converges(void **state)
             assert_true(pcg.hist[k] > 1e-8);
         assert_same_double(pcg.res.residual, pcg.hist[pcg.res.iterations]);
         free(x);
-        problem_free(&p);
+        cgt_problem_free(&p);
     }
 }
 
@@ -190,36 +109,25 @@ static void test_pes_match_serial(void **state)
     (void)state;
     static const int pes[] = {1, 2, 3, 4, 8};
     for (int m = 0; m < 4; m++) {
-        problem p;
-        problem_make(&p, m);
-        run want, got;
+        cgt_problem p;
+        cgt_problem_make(&p, m);
+        cgt_run want, got;
         solve_serial(&p, &want);
         assert_true(want.res.converged);
         for (size_t i = 0; i < sizeof pes / sizeof *pes; i++) {
             if (cgt_valgrind_skip(i + (size_t)m, 5))
                 continue;
-            solve_pcg(&p, pes[i], 0, small_threads(), &got);
+            solve_pcg(&p, pes[i], 0, cgt_small_threads(), &got);
             assert_same_run(&p, pes[i], &want, &got);
         }
-        problem_free(&p);
+        cgt_problem_free(&p);
     }
 }
 
 static void test_grids_match_serial(void **state)
 {
     (void)state;
-    static const int shape[][2] = {{1, 1}, {3, 7}, {4, 32}};
-    problem p;
-    problem_make(&p, 3);
-    run want, got;
-    solve_serial(&p, &want);
-    for (size_t i = 0; i < sizeof shape / sizeof *shape; i++) {
-        if (cgt_valgrind_skip(i + 2, 3))
-            continue;
-        solve_pcg(&p, 3, shape[i][0], shape[i][1], &got);
-        assert_same_run(&p, 3, &want, &got);
-    }
-    problem_free(&p);
+    cgt_check_grids(solve_serial, solve_pcg, "pcg-mono", cgt_slow_checker());
 }
 
 /* The halo code is cg-mono's, so are its partitions and transports (cg/par.h): METIS (where
@@ -239,80 +147,29 @@ static void test_partitions_and_transports(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         if (cgt_valgrind_skip(i, 3))
             continue;
-        problem p;
-        problem_make(&p, cases[i].matrix);
-        run want, got;
+        cgt_problem p;
+        cgt_problem_make(&p, cases[i].matrix);
+        cgt_run want, got;
         solve_serial(&p, &want);
-        solve_pcg_with(&p, cases[i].pes, 0, small_threads(),
+        solve_pcg_with(&p, cases[i].pes, 0, cgt_small_threads(),
                        cases[i].metis ? metis : CG_PARTITION_CONTIGUOUS, cases[i].transport,
                        &got);
         assert_same_run(&p, cases[i].pes, &want, &got);
-        problem_free(&p);
+        cgt_problem_free(&p);
     }
 }
 
 static void test_scheduler_gives_same_bits(void **state)
 {
     (void)state;
-    static const struct {
-        const char *strategy;
-        int seed, matrix, pes;
-    } cases[] = {{"random", 1, 1, 3}, {"random", 2, 3, 4}, {"pct", 3, 0, 2}};
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        if (cgt_valgrind_skip(i, 3))
-            continue;
-        problem p;
-        problem_make(&p, cases[i].matrix);
-        run want, got;
-        solve_serial(&p, &want);
-        set_sched(cases[i].strategy, cases[i].seed);
-        solve_pcg(&p, cases[i].pes, 2, 4, &got);
-        clear_sched();
-        shmemu_sched_stats st;
-        assert_int_equal(shmemu_sched_last_stats(&st), 0);
-        assert_true(st.deterministic);
-        assert_true(st.decisions > 100);
-        assert_same_run(&p, cases[i].pes, &want, &got);
-        problem_free(&p);
-    }
+    cgt_check_schedules(solve_serial, solve_pcg, "pcg-mono", cgt_slow_checker());
 }
 
-/* Checking mode in a child (a report aborts it), at 1 block per PE and at 3: the child writes
- * its iteration count and checksum to a pipe. */
+/* Checking mode in a child (a report aborts it), at 1 block per PE and at 3. */
 static void test_checking_mode(void **state)
 {
     (void)state;
-    for (int c = 0; c < 4; c++) {
-        const int m = c % 2 == 0 ? 1 : 3, blocks = c < 2 ? 1 : 3;
-        if (cgt_valgrind_skip((size_t)c, 4))
-            continue;
-        problem p;
-        problem_make(&p, m);
-        run want;
-        solve_serial(&p, &want);
-        int fd[2];
-        pid_t pid = cgt_fork_checking(fd);
-        if (pid == 0) {
-            run got;
-            solve_pcg(&p, 4, blocks, 8, &got);
-            long long out[2] = {(long long)got.res.iterations, (long long)got.checksum};
-            _exit(write(fd[1], out, sizeof out) == (ssize_t)sizeof out ? 0 : 3);
-        }
-        close(fd[1]);
-        long long got[2] = {-1, 0};
-        ssize_t n = read(fd[0], got, sizeof got);
-        close(fd[0]);
-        int status = 0;
-        assert_int_equal(waitpid(pid, &status, 0), pid);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || n != (ssize_t)sizeof got)
-            fail_msg("%s, 4 PEs, %d blocks, SHMEMU_CHECK_NBI=1: the child %s %d (report "
-                     "above)", p.name, blocks,
-                     WIFEXITED(status) ? "exited with" : "was killed by signal",
-                     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-        assert_int_equal(got[0], want.res.iterations);
-        assert_true((uint64_t)got[1] == want.checksum);
-        problem_free(&p);
-    }
+    cgt_check_checking_mode(solve_serial, solve_pcg, cgt_slow_checker());
 }
 
 /* Indefinite matrices (positive diagonals, so the reader takes them): the breakdown at the
@@ -334,12 +191,12 @@ static void test_breakdown_and_zero(void **state)
          {1.0, 0.0, 1.0}, 1},
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        problem p = {.name = "indefinite"};
+        cgt_problem p = {.name = "indefinite"};
         cgt_parse_ok(cases[c].mtx, &p.a);
         double b[3];
         memcpy(b, cases[c].b, sizeof b);
         p.b = b;
-        run want, got;
+        cgt_run want, got;
         solve_serial(&p, &want);
         assert_true(want.res.breakdown);
         assert_false(want.res.converged);

@@ -22,7 +22,6 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <valgrind/valgrind.h>
 
 #include "cg/par.h"
 #include "cg/solve.h"
@@ -152,7 +151,7 @@ static bool clean_with(const ending *e, uint64_t want)
 /* Under valgrind and TSan: the controls only (see the top). */
 static bool plants_off(void)
 {
-    return RUNNING_ON_VALGRIND || CGT_TSAN;
+    return cgt_slow_checker();
 }
 
 static const char *const sched1[] = {"SHMEMU_SCHED", "random", "SHMEMU_SEED", "1", NULL};

@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <valgrind/valgrind.h>
 
 #include "cg/par.h"
 #include "cg/solve.h"
@@ -153,7 +152,7 @@ static void assert_same_schedule(const char *what, const outcome *rec, const out
 static void test_mono_record_replay(void **state)
 {
     (void)state;
-    const bool small = RUNNING_ON_VALGRIND || CGT_TSAN;
+    const bool small = cgt_slow_checker();
     cg_csr a;
     poisson(&a, small ? 5 : 8);
     outcome want;
@@ -188,7 +187,7 @@ static void test_mono_record_replay(void **state)
 static void test_credit_wait_plant_replays_wrong_bits(void **state)
 {
     (void)state;
-    if (RUNNING_ON_VALGRIND || CGT_TSAN)
+    if (cgt_slow_checker())
         skip(); /* the plant's race would be reported */
     cg_csr a;
     poisson(&a, 10);
