@@ -30,10 +30,16 @@ $(BUILD)/cg/%.o: CPPFLAGS += -Icg/include -Icg/src
 # METIS (--partition metis, cg/partition.h) when its header is there (Debian's libmetis-dev,
 # installed by scripts/ensure-deps.sh test): partition_metis.c is built with it and the
 # program and tests link -lmetis; without it, --partition metis is refused with a message
-# (and test_cg_partition fails: the test level must have it).
-CG_METIS   := $(wildcard /usr/include/metis.h)
-CG_LDLIBS  := $(if $(CG_METIS),-lmetis)
-$(BUILD)/cg/src/partition_metis.o: CPPFLAGS += $(if $(CG_METIS),-DCG_HAVE_METIS)
+# (and test_cg_partition fails: the test level must have it). CG_METIS_DIR names another
+# prefix (DIR/include/metis.h, DIR/lib/libmetis.so), e.g. a copy of the library on a machine
+# without the package (the GPU machines; -Xlinker, not -Wl: nvcc links cuda-cg with the same
+# flags); `CG_METIS=` builds without METIS.
+CG_METIS_DIR ?=
+CG_METIS   := $(wildcard $(or $(CG_METIS_DIR),/usr)/include/metis.h)
+CG_LDLIBS  := $(if $(CG_METIS),$(if $(CG_METIS_DIR),-L$(CG_METIS_DIR)/lib \
+                -Xlinker -rpath=$(abspath $(CG_METIS_DIR)/lib)) -lmetis)
+$(BUILD)/cg/src/partition_metis.o: CPPFLAGS += $(if $(CG_METIS),-DCG_HAVE_METIS \
+                                   $(if $(CG_METIS_DIR),-I$(CG_METIS_DIR)/include))
 # A stamp holding the choice, rewritten (at parse time) only when it changes: installing or
 # removing METIS rebuilds partition_metis.o. (Not a rule-made stamp: the Makefile's
 # .SECONDARY would let a missing one go unbuilt.)

@@ -39,6 +39,11 @@ CG_CUDA_DEPS := cg/cuda/prelude.h emu/include/shmemu/kernel.h $(wildcard cg/src/
                 $(wildcard cg/src/kernels/*.h) $(wildcard cg/include/cg/*.h) \
                 pgas/include/shmemu/pgas.h pgas/include/shmemu/bugs.h
 NVCC_CG_INC := $(NVCC_MD_INC) -Icg/include -Icg/src
+# Every cg kernel may run 1024-thread blocks (CG_KERNEL, kernels/slots.h: __launch_bounds__),
+# so at most 64 registers per thread; the device functions the kernels call in other files
+# (xsum.c's accumulator: -rdc) must fit the same count, or nvlink refuses them ("calls
+# function ... with regcount of 93").
+NVCC_CG_FLAGS := $(NVCC_MD_FLAGS) -maxrregcount=64
 # The CPU emulator's program that gpu-check-cg compares with (a prebuilt one may be named: the
 # GPU machines lack valgrind's headers, which the emulator's library needs).
 GPU_CHECK_CG_CPU ?= $(CG_BIN)
@@ -69,7 +74,7 @@ $(CG_CUDA_DECL_DIR)/%.cu: %.c cg/cuda/prelude.h
 	$(CG_CUDA_WRAP)
 $(CG_CUDA_DECL_DIR)/%.o: $(CG_CUDA_DECL_DIR)/%.cu $(CG_CUDA_DEPS) $(wildcard cg/cuda/decl/*.h) \
                          $(wildcard md/cuda/decl/*.h)
-	$(NVCC) $(NVCC_MD_FLAGS) $(NVCC_CG_INC:-I$(NVSHMEM_INC)=-Icg/cuda/decl) -c $< -o $@
+	$(NVCC) $(NVCC_CG_FLAGS) $(NVCC_CG_INC:-I$(NVSHMEM_INC)=-Icg/cuda/decl) -c $< -o $@
 $(CG_CUDA_DECL_DIR)/md/cuda/%.o: md/cuda/%.cu md/cuda/launch.h pgas/include/shmemu/pgas.h \
                                  $(wildcard md/cuda/decl/*.h)
 	@mkdir -p $(dir $@)
@@ -85,7 +90,7 @@ $(CG_CUDA_DIR)/%.cu: %.c cg/cuda/prelude.h
 	$(CG_CUDA_WRAP)
 
 $(CG_CUDA_DIR)/%.o: $(CG_CUDA_DIR)/%.cu $(CG_CUDA_DEPS)
-	$(NVCC) $(NVCC_MD_FLAGS) $(NVCC_CG_INC) -c $< -o $@
+	$(NVCC) $(NVCC_CG_FLAGS) $(NVCC_CG_INC) -c $< -o $@
 
 $(CG_CUDA_DIR)/md/cuda/%.o: md/cuda/%.cu md/cuda/launch.h pgas/include/shmemu/pgas.h
 	@mkdir -p $(dir $@)

@@ -17,7 +17,7 @@ DEVICE int64_t cgh_gsize(void)
     return (int64_t)gridDim.x * blockDim.x;
 }
 
-KERNEL(cgh_spmv, cg_host_args, a)
+CG_KERNEL(cgh_spmv, cg_host_args, a)
 {
     if (a.st->done)
         return;
@@ -29,7 +29,7 @@ KERNEL(cgh_spmv, cg_host_args, a)
     }
 }
 
-KERNEL(cgh_init, cg_host_args, a)
+CG_KERNEL(cgh_init, cg_host_args, a)
 {
     for (int64_t i = cgh_gtid(); i < a.n_owned; i += cgh_gsize()) {
         a.r[i] = a.b[i] - a.t[i];
@@ -37,13 +37,13 @@ KERNEL(cgh_init, cg_host_args, a)
     }
 }
 
-KERNEL(cgh_pack, cg_host_args, a)
+CG_KERNEL(cgh_pack, cg_host_args, a)
 {
     for (int64_t j = cgh_gtid(); j < a.send_total; j += cgh_gsize())
         a.sendbuf[j] = a.s[a.send_idx[j]];
 }
 
-KERNEL(cgh_dot, cg_host_args, a)
+CG_KERNEL(cgh_dot, cg_host_args, a)
 {
     if (a.st->done)
         return;
@@ -55,7 +55,7 @@ KERNEL(cgh_dot, cg_host_args, a)
     cg_block_slots_sum(a.slots, CG_XSUM_WORDS); /* cgh_slots_sum reads the blocks' sums */
 }
 
-KERNEL(cgh_slots_sum, cg_host_args, a)
+CG_KERNEL(cgh_slots_sum, cg_host_args, a)
 {
     if (a.st->done)
         return;
@@ -67,7 +67,7 @@ KERNEL(cgh_slots_sum, cg_host_args, a)
     }
 }
 
-KERNEL(cgh_scalar, cg_host_args, a)
+CG_KERNEL(cgh_scalar, cg_host_args, a)
 {
     if (a.st->done || cgh_gtid() != 0)
         return;
@@ -79,7 +79,7 @@ KERNEL(cgh_scalar, cg_host_args, a)
     cg_host_step(a.st, a.which, cg_xsum_round(&s), a.tol, a.history);
 }
 
-KERNEL(cgh_update, cg_host_args, a)
+CG_KERNEL(cgh_update, cg_host_args, a)
 {
     if (a.st->done)
         return;
@@ -90,7 +90,7 @@ KERNEL(cgh_update, cg_host_args, a)
     }
 }
 
-KERNEL(cgh_direction, cg_host_args, a)
+CG_KERNEL(cgh_direction, cg_host_args, a)
 {
     if (a.st->done)
         return;

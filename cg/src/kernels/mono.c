@@ -75,7 +75,7 @@ DEVICE double mono_reduce_finish(const cg_mono_args *a)
     return *a->scalar;
 }
 
-KERNEL(cg_mono, cg_mono_args, a)
+CG_KERNEL(cg_mono, cg_mono_args, a)
 {
     const int64_t gt = mono_gtid(), gs = mono_gsize();
     const bool lead = blockIdx.x == 0 && threadIdx.x == 0;
@@ -155,7 +155,7 @@ KERNEL(cg_mono, cg_mono_args, a)
  * of the owned rows. Here the credit is all that keeps a sender's put of iteration k + 1
  * out of ghosts that its receiver's border SpMV of iteration k still reads: the sender only
  * needs the receiver's iteration-k message to run ahead. */
-KERNEL(cg_halo_loop, cg_mono_args, a)
+CG_KERNEL(cg_halo_loop, cg_mono_args, a)
 {
     const int64_t gt = mono_gtid(), gs = mono_gsize();
     const bool lead = blockIdx.x == 0 && threadIdx.x == 0;

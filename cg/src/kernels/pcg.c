@@ -98,7 +98,7 @@ DEVICE void pcg_halo_spmv(const cg_pcg_args *a, uint64_t k, bool reduce)
     mono_credit(m, k);
 }
 
-KERNEL(cg_pcg, cg_pcg_args, a)
+CG_KERNEL(cg_pcg, cg_pcg_args, a)
 {
     const cg_mono_args *m = &a.m;
     const int64_t gt = mono_gtid(), gs = mono_gsize();

@@ -15,7 +15,14 @@
 
 #include <stdint.h>
 
+#include "cg/par.h"
 #include "shmemu/kernel.h"
+
+/* Every cg kernel is declared CG_KERNEL: launchable with blocks of up to CG_PAR_MAX_THREADS
+ * (1024, --threads' limit) threads on a GPU. Without the bound nvcc gives the kernels that
+ * hold an exact accumulator more registers per thread than a 1024-thread block can have,
+ * and such launches fail ("too many resources requested", H100, 2026-11-27). */
+#define CG_KERNEL(name, T, arg) KERNEL_BOUNDED(name, T, arg, CG_PAR_MAX_THREADS)
 
 /* Every thread of the block, after each has packed its slot: a block barrier, then thread w
  * adds word w of the block's slots into the block's first slot (each word is read and written

@@ -46,6 +46,11 @@ enum { ORDER_RELAXED = 0, ORDER_ACQUIRE = 1, ORDER_RELEASE = 2, ORDER_ACQ_REL = 
 #endif
 
 #define KERNEL(name, T, arg) __global__ void name(T arg)
+/* A kernel that must launch with up to max_threads threads per block: nvcc then limits its
+ * registers per thread so that such a block fits an SM (__launch_bounds__), spilling the
+ * rest to local memory. The emulator has no registers to limit: it is KERNEL there. */
+#define KERNEL_BOUNDED(name, T, arg, max_threads)                                             \
+    __global__ void __launch_bounds__(max_threads) name(T arg)
 #define KERNEL_DECL(name, T) __global__ void name(T)
 #define DEVICE static __device__ inline
 #define DIM3(x, y, z) dim3((x), (y), (z))
@@ -309,6 +314,7 @@ extern _Thread_local const emu_thread_view *emu_view;
     extern const emu_kernel name##_emu_kernel_;                                               \
     const emu_kernel name##_emu_kernel_ = {#name, name##_emu_entry_, sizeof(T)};              \
     void name(T arg)
+#define KERNEL_BOUNDED(name, T, arg, max_threads) KERNEL(name, T, arg)
 #define KERNEL_DECL(name, T)                                                                  \
     void name(T);                                                                             \
     extern const emu_kernel name##_emu_kernel_
