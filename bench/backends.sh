@@ -264,18 +264,4 @@ END {
     if (failed != "") { print ""; print "**Failed runs:**" failed }
 }' "$LOG")
 
-if [ -n "${BACKENDS_NOTE:-}" ]; then
-    section="$section
-
-$BACKENDS_NOTE"
-fi
-if [ "$failures" != 0 ]; then
-    section="$section
-
-**$failures failure(s) in this run (failed runs or differing checksums): see the raw log.**"
-fi
-echo "$section"
-echo "$section" | replace_results_section_log_reading "$RESULTS" "$BEGIN" "$END" "$LOG" "$READING_BEGIN" "$READING_END" ||
-    { echo "backends.sh: could not write $RESULTS" >&2; exit 2; }
-echo "backends.sh: wrote $RESULTS ($wall s)" >&2
-[ "$failures" -eq 0 ]
+echo "$section" | finish_results_section backends.sh "${BACKENDS_NOTE:-}" "$failures" "failed runs or differing checksums" "$wall"

@@ -290,18 +290,4 @@ END {
     if (failed != "") { print ""; print "**Failed runs:**" failed }
 }' "$LOG")
 
-if [ -n "${CG_NOTE:-}" ]; then
-    section="$section
-
-$CG_NOTE"
-fi
-if [ "$failures" != 0 ]; then
-    section="$section
-
-**$failures failure(s) in this run (failed runs or differing bits): see the raw log.**"
-fi
-echo "$section"
-echo "$section" | replace_results_section_log_reading "$RESULTS" "$BEGIN" "$END" "$LOG" "$READING_BEGIN" "$READING_END" ||
-    { echo "cg.sh: could not write $RESULTS" >&2; exit 2; }
-echo "cg.sh: wrote $RESULTS ($wall s)" >&2
-[ "$failures" -eq 0 ]
+echo "$section" | finish_results_section cg.sh "${CG_NOTE:-}" "$failures" "failed runs or differing bits" "$wall"

@@ -50,3 +50,24 @@ replace_results_section_log_reading() {
     # The section went to the end of the file: the reading follows it there.
     [ -z "$reading" ] || printf '%s\n' "$reading" | replace_results_section "$file" "$rbegin" "$rend"
 }
+
+# The end of cg.sh and backends.sh: the section with the optional note (NOTE) and, when
+# FAILURES is not 0, a line saying so (WHAT: what can have failed), printed and written with
+# the raw log and the kept reading (globals RESULTS BEGIN END LOG READING_BEGIN READING_END),
+# then "NAME: wrote ..." with the run's time (WALL). Exits 2 when the file cannot be written,
+# returns non-zero when anything failed.
+finish_results_section() {
+    local name=$1 note=$2 failures=$3 what=$4 wall=$5 section
+    section=$(cat)
+    [ -z "$note" ] || section="$section
+
+$note"
+    [ "$failures" = 0 ] || section="$section
+
+**$failures failure(s) in this run ($what): see the raw log.**"
+    echo "$section"
+    echo "$section" | replace_results_section_log_reading "$RESULTS" "$BEGIN" "$END" "$LOG" \
+        "$READING_BEGIN" "$READING_END" || { echo "$name: could not write $RESULTS" >&2; exit 2; }
+    echo "$name: wrote $RESULTS ($wall s)" >&2
+    [ "$failures" -eq 0 ]
+}
