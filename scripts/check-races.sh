@@ -217,41 +217,34 @@ done
 add_cg "$ALL" "SHMEMU_CHECK_NBI=1 -- --poisson2d 6 --solver cg-mono --pes 4"
 add_cg "$ALL" "SHMEMU_CHECK_NBI=1 -- --poisson2d 6 --solver halo-loop --iters 12 --pes 4"
 
-out=$LOGS/md.results
-: >"$out"
-i=0
-for k in "${!configs[@]}"; do
-    c=${configs[$k]}
-    [ -z "${RACES_MATCH:-}" ] || [[ "$c" =~ $RACES_MATCH ]] || continue
-    for tool in ${tools[$k]}; do
-        i=$((i + 1))
-        # shellcheck disable=SC2086
-        (run_md "$tool" "$i" $c >"$LOGS/md.$i.result") &
-        wait_for_slot "$JOBS"
+# Runs every configuration of the arrays named CONFIGS and TOOLS (tools per configuration)
+# that RACES_MATCH selects, under each of its tools, with RUNNER (run_md or run_cg), JOBS at
+# once; prints and keeps the results, in order, in $LOGS/NAME.results.
+run_matrix() {
+    local name=$1 runner=$2 n=0 k c tool
+    local -n cfgs=$3 tls=$4
+    for k in "${!cfgs[@]}"; do
+        c=${cfgs[$k]}
+        [ -z "${RACES_MATCH:-}" ] || [[ "$c" =~ $RACES_MATCH ]] || continue
+        for tool in ${tls[$k]}; do
+            n=$((n + 1))
+            # shellcheck disable=SC2086
+            ("$runner" "$tool" "$n" $c >"$LOGS/$name.$n.result") &
+            wait_for_slot "$JOBS"
+        done
     done
-done
-wait
-for k in $(seq 1 "$i"); do cat "$LOGS/md.$k.result"; done | tee "$out"
-md_pass=$(grep -c '^PASS' "$out")
-md_fail=$(grep -c '^FAIL' "$out")
+    wait
+    for k in $(seq 1 "$n"); do cat "$LOGS/$name.$k.result"; done | tee "$LOGS/$name.results"
+}
+
+run_matrix md run_md configs tools
+md_pass=$(grep -c '^PASS' "$LOGS/md.results")
+md_fail=$(grep -c '^FAIL' "$LOGS/md.results")
 md_end=$(date +%s)
 
-cg_out=$LOGS/cg.results
-j=0
-for k in "${!cg_configs[@]}"; do
-    c=${cg_configs[$k]}
-    [ -z "${RACES_MATCH:-}" ] || [[ "$c" =~ $RACES_MATCH ]] || continue
-    for tool in ${cg_tools[$k]}; do
-        j=$((j + 1))
-        # shellcheck disable=SC2086
-        (run_cg "$tool" "$j" $c >"$LOGS/cg.$j.result") &
-        wait_for_slot "$JOBS"
-    done
-done
-wait
-for k in $(seq 1 "$j"); do cat "$LOGS/cg.$k.result"; done | tee "$cg_out"
-cg_pass=$(grep -c '^PASS' "$cg_out")
-cg_fail=$(grep -c '^FAIL' "$cg_out")
+run_matrix cg run_cg cg_configs cg_tools
+cg_pass=$(grep -c '^PASS' "$LOGS/cg.results")
+cg_fail=$(grep -c '^FAIL' "$LOGS/cg.results")
 cg_end=$(date +%s)
 
 suite_note="NOT RUN (RACES_SUITES=0)"
