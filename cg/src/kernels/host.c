@@ -71,12 +71,7 @@ CG_KERNEL(cgh_scalar, cg_host_args, a)
 {
     if (a.st->done || cgh_gtid() != 0)
         return;
-    int64_t words[CG_XSUM_WORDS];
-    for (int w = 0; w < CG_XSUM_WORDS; w++)
-        words[w] = a.total[w];
-    cg_xsum s;
-    cg_xsum_unpack(&s, words);
-    cg_host_step(a.st, a.which, cg_xsum_round(&s), a.tol, a.history);
+    cg_host_step(a.st, a.which, cg_slots_round(a.total), a.tol, a.history);
 }
 
 CG_KERNEL(cgh_update, cg_host_args, a)

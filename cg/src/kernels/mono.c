@@ -61,14 +61,8 @@ DEVICE double mono_reduce_finish(const cg_mono_args *a)
 {
     if (blockIdx.x == 0) {
         mono_slots_reduce(a, CG_XSUM_WORDS);
-        if (threadIdx.x == 0) {
-            int64_t words[CG_XSUM_WORDS];
-            for (int w = 0; w < CG_XSUM_WORDS; w++)
-                words[w] = a->total[w];
-            cg_xsum s;
-            cg_xsum_unpack(&s, words);
-            *a->scalar = cg_xsum_round(&s);
-        }
+        if (threadIdx.x == 0)
+            *a->scalar = cg_slots_round(a->total);
     }
     if (!cg_bug(CG_BUG_REDUCE_SYNC_MISSING)) /* planted: read before block 0 rounded it */
         grid_sync();

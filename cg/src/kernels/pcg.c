@@ -67,14 +67,8 @@ DEVICE void pcg_reduce(const cg_pcg_args *a)
         return;
     mono_slots_reduce(&a->m, 2 * CG_XSUM_WORDS);
     if (threadIdx.x == 0)
-        for (int j = 0; j < 2; j++) {
-            int64_t words[CG_XSUM_WORDS];
-            for (int w = 0; w < CG_XSUM_WORDS; w++)
-                words[w] = a->m.total[j * CG_XSUM_WORDS + w];
-            cg_xsum acc;
-            cg_xsum_unpack(&acc, words);
-            a->m.scalar[j] = cg_xsum_round(&acc);
-        }
+        for (int j = 0; j < 2; j++)
+            a->m.scalar[j] = cg_slots_round(a->m.total + j * CG_XSUM_WORDS);
 }
 
 /* q = A w with w's halo exchange k (cg-mono's halo code, kernels/halo.h), after a grid sync

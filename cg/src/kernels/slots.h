@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "cg/par.h"
+#include "cg/xsum.h"
 #include "shmemu/kernel.h"
 
 /* Every cg kernel is declared CG_KERNEL: launchable with blocks of up to CG_PAR_MAX_THREADS
@@ -37,6 +38,18 @@ DEVICE void cg_block_slots_sum(int64_t *slots, int words)
             sum += first[(int64_t)t * words + w];
         first[w] = sum;
     }
+}
+
+/* The last stage (one thread): a reduced packed accumulator (CG_XSUM_WORDS words, summed
+ * over all PEs by the collective) unpacked and rounded once: the correctly rounded exact sum. */
+DEVICE double cg_slots_round(const long long *total)
+{
+    int64_t words[CG_XSUM_WORDS];
+    for (int w = 0; w < CG_XSUM_WORDS; w++)
+        words[w] = total[w];
+    cg_xsum s;
+    cg_xsum_unpack(&s, words);
+    return cg_xsum_round(&s);
 }
 
 #endif
