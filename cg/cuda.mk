@@ -29,8 +29,11 @@ CG_CUDA_BIN := $(CG_CUDA_DIR)/shmemu-cg
 CG_CUDA_SRC := $(sort cg/src/xsum.c $(wildcard cg/src/kernels/*.c) \
                  $(shell grep -lE '^\#include "(shmemu/(emu|kernel)\.h|kernels/)' cg/src/*.c \
                      2>/dev/null))
-CG_CUDA_OBJ := $(CG_CUDA_SRC:%.c=$(CG_CUDA_DIR)/%.o) $(CG_CUDA_DIR)/md/cuda/launch.o \
-               $(if $(MPI_CXX_PATH),$(CG_CUDA_DIR)/md/cuda/launch_mpi.o)
+CG_CUDA_OWN_OBJ := $(CG_CUDA_SRC:%.c=$(CG_CUDA_DIR)/%.o)
+# The GPU launcher is md's objects (md/cuda/launch.cu, launch_mpi.cu where mpicxx is), built
+# by md/cuda.mk's rules once for both apps.
+CG_LAUNCH_OBJ   := $(filter $(CUDA_DIR)/md/cuda/%,$(CUDA_MD_OBJ))
+CG_CUDA_OBJ     := $(CG_CUDA_OWN_OBJ) $(CG_LAUNCH_OBJ)
 # The CPU build's objects for everything else (they make no emulator call) and the planted-
 # bug catalogue (pgas/src/bugs.c: plain C; every plant is off under nvcc).
 CG_CUDA_HOST_OBJ := $(filter-out $(CG_CUDA_SRC:%.c=$(BUILD)/%.o),$(CG_OBJ)) $(CG_MAIN_OBJ) \
@@ -66,7 +69,8 @@ cuda-cg-compile:
 else ifneq ($(NVSHMEM_FOUND),)
 cuda-cg-compile: $(CG_CUDA_OBJ)
 else
-cuda-cg-compile: $(CG_CUDA_OBJ:$(CG_CUDA_DIR)/%=$(CG_CUDA_DECL_DIR)/%)
+cuda-cg-compile: $(CG_CUDA_OWN_OBJ:$(CG_CUDA_DIR)/%=$(CG_CUDA_DECL_DIR)/%) \
+                 $(CG_LAUNCH_OBJ:$(CUDA_DIR)/%=$(CUDA_DECL_DIR)/%)
 	@echo "cuda-cg-compile: cg's CUDA sources compiled with nvcc against cg/cuda/decl (NVSHMEM" \
 	      "not found: not linked, not run)"
 $(CG_CUDA_DECL_DIR)/%.cu: %.c cg/cuda/prelude.h
@@ -75,11 +79,6 @@ $(CG_CUDA_DECL_DIR)/%.cu: %.c cg/cuda/prelude.h
 $(CG_CUDA_DECL_DIR)/%.o: $(CG_CUDA_DECL_DIR)/%.cu $(CG_CUDA_DEPS) $(wildcard cg/cuda/decl/*.h) \
                          $(wildcard md/cuda/decl/*.h)
 	$(NVCC) $(NVCC_CG_FLAGS) $(NVCC_CG_INC:-I$(NVSHMEM_INC)=-Icg/cuda/decl) -c $< -o $@
-$(CG_CUDA_DECL_DIR)/md/cuda/%.o: md/cuda/%.cu md/cuda/launch.h pgas/include/shmemu/pgas.h \
-                                 $(wildcard md/cuda/decl/*.h)
-	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCC_MD_FLAGS) $(CUDA_MPI_CFLAGS) $(NVCC_MD_INC:-I$(NVSHMEM_INC)=-Imd/cuda/decl) \
-	    -c $< -o $@
 endif
 
 ifeq ($(CUDA_MISSING),)
@@ -91,10 +90,6 @@ $(CG_CUDA_DIR)/%.cu: %.c cg/cuda/prelude.h
 
 $(CG_CUDA_DIR)/%.o: $(CG_CUDA_DIR)/%.cu $(CG_CUDA_DEPS)
 	$(NVCC) $(NVCC_CG_FLAGS) $(NVCC_CG_INC) -c $< -o $@
-
-$(CG_CUDA_DIR)/md/cuda/%.o: md/cuda/%.cu md/cuda/launch.h pgas/include/shmemu/pgas.h
-	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCC_MD_FLAGS) $(CUDA_MPI_CFLAGS) $(NVCC_MD_INC) -c $< -o $@
 
 # md/cuda.mk's folder of plain library names (the wheel ships libnvshmem_host.so.N only).
 $(CG_CUDA_BIN): $(CG_CUDA_OBJ) $(CG_CUDA_HOST_OBJ) $(CUDA_DIR)/nvshmem-lib/.linked
