@@ -58,7 +58,7 @@ CG_CUSPARSE_HOST_OBJ := $(addprefix $(BUILD)/cg/src/,csr.o mtx.o solve.o util.o 
 all: cuda-cg cuda-cg-compile
 
 # The wrapper of one cg source: the prelude, then the source inside extern "C".
-CG_CUDA_WRAP = printf '\#include "cg/cuda/prelude.h"\nextern "C" {\n\#include "$(CURDIR)/$<"\n}\n' > $@
+CG_CUDA_WRAP = printf '\#include "cg/cuda/prelude.h"\nextern "C" {\n\#include "$(ROOT)/$<"\n}\n' > $@
 
 CG_CUDA_DECL_DIR := $(BUILD)/cuda-cg-decl
 ifeq ($(NVCC),)

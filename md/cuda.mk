@@ -102,7 +102,7 @@ cuda-compile: $(CUDA_MD_OBJ:$(CUDA_DIR)/%=$(CUDA_DECL_DIR)/%)
 	      "not found: not linked, not run)"
 $(CUDA_DECL_DIR)/%.cu: %.c md/cuda/prelude.h
 	@mkdir -p $(dir $@)
-	printf '#include "md/cuda/prelude.h"\nextern "C" {\n#include "$(CURDIR)/$<"\n}\n' > $@
+	printf '#include "md/cuda/prelude.h"\nextern "C" {\n#include "$(ROOT)/$<"\n}\n' > $@
 $(CUDA_DECL_DIR)/%.o: $(CUDA_DECL_DIR)/%.cu $(CUDA_MD_DEPS) $(wildcard md/cuda/decl/*.h)
 	$(NVCC) $(NVCC_MD_FLAGS) $(NVCC_MD_INC:-I$(NVSHMEM_INC)=-Imd/cuda/decl) -c $< -o $@
 $(CUDA_DECL_DIR)/md/cuda/%.o: md/cuda/%.cu md/cuda/launch.h pgas/include/shmemu/pgas.h \
@@ -118,7 +118,7 @@ cuda: $(CUDA_MD_BIN) nvcc-dialect
 # The wrapper of one md source: the prelude, then the source inside extern "C".
 $(CUDA_DIR)/%.cu: %.c md/cuda/prelude.h
 	@mkdir -p $(dir $@)
-	printf '#include "md/cuda/prelude.h"\nextern "C" {\n#include "$(CURDIR)/$<"\n}\n' > $@
+	printf '#include "md/cuda/prelude.h"\nextern "C" {\n#include "$(ROOT)/$<"\n}\n' > $@
 
 $(CUDA_DIR)/%.o: $(CUDA_DIR)/%.cu $(CUDA_MD_DEPS)
 	$(NVCC) $(NVCC_MD_FLAGS) $(NVCC_MD_INC) -c $< -o $@
