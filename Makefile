@@ -43,6 +43,19 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ  := $(BUILD)/pgas/src/main_wrap.o $(BUILD)/pgas/src/main_image.o
 APP_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard pgas/app/*.c))
 
+# The MPI backend is a plugin of its own (pgas/mpi/backend_mpi.c, loaded by the runtime when a
+# job runs on it), built where Open MPI's mpicc is found: nothing else links MPI. The runtime
+# looks for it in this build's lib/ and in the install's. MPI_CFLAGS and MPI_LIBS are also
+# what programs beside it that speak MPI (md's --halo mpi) compile and link with.
+MPICC     ?= mpicc
+ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
+MPI_CFLAGS := $(shell $(MPICC) --showme:compile 2>/dev/null)
+MPI_LIBS   := $(shell $(MPICC) --showme:link 2>/dev/null)
+endif
+MPI_PLUGIN := $(if $(MPI_LIBS),$(BUILD)/lib/libshmemu_mpi.so)
+$(BUILD)/pgas/src/backend_mpi_load.o: CPPFLAGS += \
+    -DSHMEMU_PLUGIN_DIRS='"$(ROOT)/$(BUILD)/lib:$(PREFIX)/lib"'
+
 LIB_A     := $(BUILD)/lib/libshmemu.a
 LIB_SO    := $(BUILD)/lib/libshmemu.so
 LIB_MAIN  := $(BUILD)/lib/libshmemu_main.a
@@ -63,7 +76,15 @@ DEMO_BIN  := $(PROG_DIR)/shmemu-demo
 
 all: libs $(DEMO_BIN) nvcc-dialect
 
-libs: $(LIB_A) $(LIB_SO) $(LIB_MAIN) $(LIB_APP)
+libs: $(LIB_A) $(LIB_SO) $(LIB_MAIN) $(LIB_APP) $(MPI_PLUGIN)
+
+# Without the sanitizer flags: the plugin links nothing of the runtime (-z defs), and a
+# sanitizer's runtime would be one more thing it needs from the program.
+$(BUILD)/lib/libshmemu_mpi.so: pgas/mpi/backend_mpi.c pgas/src/backend.h pgas/src/internal.h \
+                               pgas/src/backend_threads.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(WARN) -fPIC -pthread $(CPPFLAGS) $(MPI_CFLAGS) -shared \
+	    -Wl,-z,defs -o $@ $< $(MPI_LIBS) -pthread
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -268,7 +289,7 @@ install: libs $(MD_BIN) $(EXPLORE_BIN)
 	install -m 644 pgas/include/shmemu/*.h emu/include/shmemu/*.h \
 	           $(DESTDIR)$(PREFIX)/include/shmemu/shmemu/
 	install -m 644 $(LIB_A) $(LIB_MAIN) $(LIB_APP) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIB_SO) $(MPI_PLUGIN) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 bin/shmemu-run bin/shmemu-cc bin/shmemu-check $(MD_BIN) $(EXPLORE_BIN) \
 	           $(DESTDIR)$(PREFIX)/bin/
 	for m in shmemu shmemu-main; do \

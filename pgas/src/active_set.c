@@ -19,7 +19,7 @@
  */
 #include <sched.h>
 
-#include "internal.h"
+#include "backend.h"
 
 static uint64_t set_key(int pe_start, int log_pe_stride, int pe_size)
 {
@@ -71,6 +71,10 @@ int pgas_active_set_team(pgas_thread *t, const char *call, int pe_start, int log
             __atomic_exchange_n(&set->team.stride, (int)stride, __ATOMIC_RELAXED);
             __atomic_exchange_n(&set->team.size, pe_size, __ATOMIC_RELAXED);
             atomic_exchange_explicit(&set->team.in_use, 1, memory_order_relaxed);
+            /* On a ranks backend every member's first use of the set is here, in its own
+             * records, at the same collective call: together they make its communicator. */
+            if (t->world->backend->ranks)
+                t->world->backend->team_create(&set->team);
             pgas_hb_before(&set->ready);
             atomic_exchange_explicit(&set->ready, 1, memory_order_release);
             return PGAS_ACTIVE_SET_ID((int)slot);

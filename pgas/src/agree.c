@@ -37,7 +37,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include <stdlib.h>
+
+#include "backend.h"
 #include "nvshmem.h"
 
 static void team_name(int team_id, char *out, size_t len)
@@ -108,9 +110,81 @@ static void describe_arg(const pgas_coll_record *r, int i, char *out, size_t len
     snprintf(out, len, "%s = %" PRId64, atomic_load(&r->names[i]), atomic_load(&r->values[i]));
 }
 
+/* ---- ranks backends: the records are per process ------------------------------------ */
+
+/* A published call as it travels between processes: strings by value (each process has its
+ * own copies of the names), and the PE's heap-call count (heap.c compares it). */
+typedef struct wire_record {
+    int active, team_id, n_args;
+    unsigned vary;
+    uint64_t heap_calls;
+    int64_t values[PGAS_AGREE_ARGS];
+    char call[64], op[64];
+    char names[PGAS_AGREE_ARGS][40];
+} wire_record;
+
+/* Each peer's last record in this process (its strings live here). */
+static _Thread_local wire_record *mirror; /* n_pes of them, for the thread's job */
+static _Thread_local int mirror_n;
+
+static void copy_name(char *out, size_t len, const char *name)
+{
+    snprintf(out, len, "%s", name != NULL ? name : "");
+}
+
+void pgas_agree_gather(pgas_thread *t, const pgas_team *team)
+{
+    pgas_world *w = t->world;
+    if (mirror_n != w->n_pes) {
+        free(mirror);
+        mirror = calloc((size_t)w->n_pes, sizeof *mirror);
+        mirror_n = mirror != NULL ? w->n_pes : 0;
+    }
+    wire_record *all = calloc((size_t)team->size, sizeof *all);
+    if (mirror == NULL || all == NULL)
+        pgas_fail("a collective call", "out of memory comparing the PEs' arguments");
+    const pgas_pe *me = &w->pes[t->pe];
+    const pgas_coll_record *r = &me->coll;
+    wire_record mine = {.active = atomic_load(&r->active), .team_id = atomic_load(&r->team_id),
+                        .n_args = atomic_load(&r->n_args), .vary = atomic_load(&r->vary),
+                        .heap_calls = atomic_load(&me->heap_calls)};
+    copy_name(mine.call, sizeof mine.call, atomic_load(&r->call));
+    copy_name(mine.op, sizeof mine.op, atomic_load(&r->op));
+    for (int i = 0; i < mine.n_args && i < PGAS_AGREE_ARGS; i++) {
+        mine.values[i] = atomic_load(&r->values[i]);
+        copy_name(mine.names[i], sizeof mine.names[i], atomic_load(&r->names[i]));
+    }
+    w->backend->allgather(team, &mine, all, sizeof mine);
+    for (int rank = 0; rank < team->size; rank++) {
+        int q = pgas_team_world_pe(team, rank);
+        if (q == t->pe)
+            continue;
+        wire_record *m = &mirror[q];
+        *m = all[rank];
+        pgas_pe *peer = &w->pes[q];
+        pgas_coll_record *o = &peer->coll;
+        atomic_exchange(&peer->heap_calls, m->heap_calls);
+        atomic_exchange(&o->call, m->call);
+        atomic_exchange(&o->op, m->op);
+        atomic_exchange(&o->team_id, m->team_id);
+        atomic_exchange(&o->team, team);
+        atomic_exchange(&o->n_args, m->n_args);
+        atomic_exchange(&o->vary, m->vary);
+        for (int i = 0; i < m->n_args && i < PGAS_AGREE_ARGS; i++) {
+            atomic_exchange(&o->names[i], m->names[i]);
+            atomic_exchange(&o->values[i], m->values[i]);
+        }
+        atomic_exchange(&o->active, m->active);
+    }
+    free(all);
+    t->agree_gathered = true;
+}
+
 void pgas_agree_check(pgas_thread *t, const pgas_team *team)
 {
     const pgas_world *w = t->world;
+    if (w->backend->ranks && team->size >= 2 && !t->agree_gathered)
+        pgas_agree_gather(t, team);
     const pgas_coll_record *mine = &w->pes[t->pe].coll;
     if (team->size < 2)
         return;
@@ -155,6 +229,12 @@ void pgas_agree_check(pgas_thread *t, const pgas_team *team)
 void pgas_agree_end(pgas_thread *t)
 {
     pgas_coll_record *r = &t->world->pes[t->pe].coll;
+    if (t->agree_gathered) { /* the peers' mirrored records end with this call */
+        for (int p = 0; p < t->world->n_pes; p++)
+            if (p != t->pe)
+                atomic_exchange(&t->world->pes[p].coll.active, 0);
+        t->agree_gathered = false;
+    }
     atomic_exchange(&r->active, 0);
     atomic_fetch_sub(&r->threads_in, 1);
 }

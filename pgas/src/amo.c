@@ -48,7 +48,9 @@ uint64_t pgas_amo(const char *call, pgas_amo_op op, void *dest, int pe, size_t s
     if (op_writes(op))
         pgas_hb_before(target);
     uint64_t old = 0;
-    if (size == 4) {
+    if (pgas_be_amo_remote(t->world, pe, target)) {
+        old = t->world->backend->amo(t->world, pe, target, size, op, value, cond);
+    } else if (size == 4) {
         uint32_t o32 = 0;
         APPLY_AMO(uint32_t, target, op, value, cond, o32);
         old = o32;

@@ -28,7 +28,20 @@ const pgas_backend *pgas_backend_find(const char *name)
     for (size_t i = 0; pgas_backends[i] != NULL; i++)
         if (strcmp(pgas_backends[i]->name, name) == 0)
             return pgas_backends[i];
+    if (strcmp(name, "mpi") == 0)
+        return pgas_backend_mpi(NULL, 0);
     return NULL;
+}
+
+/* The MPI backend, or exit with why it cannot be loaded. */
+static const pgas_backend *mpi_or_exit(const char *why)
+{
+    char err[768];
+    const pgas_backend *b = pgas_backend_mpi(err, sizeof err);
+    if (b != NULL)
+        return b;
+    fprintf(stderr, "shmemu: %s: %s\n", why, err);
+    exit(2);
 }
 
 void pgas_backend_use(const pgas_backend *b) { atomic_store(&next_job_backend, b); }
@@ -39,15 +52,22 @@ const pgas_backend *pgas_backend_for_new_job(void)
     if (b != NULL)
         return b;
     const char *name = shmemu_env_get("SHMEMU_BACKEND");
-    if (name == NULL || name[0] == '\0')
+    if (name == NULL || name[0] == '\0') {
+        /* A program mpirun started is one rank of a job of MPI ranks. */
+        if (pgas_started_by_mpirun())
+            return mpi_or_exit("started by mpirun, so every rank is one PE (SHMEMU_BACKEND=mpi; "
+                               "set SHMEMU_BACKEND=threads to run all PEs in each rank)");
         return pgas_backends[0];
+    }
+    if (strcmp(name, "mpi") == 0)
+        return mpi_or_exit("SHMEMU_BACKEND=mpi");
     if ((b = pgas_backend_find(name)) != NULL)
         return b;
     fprintf(stderr, "shmemu: SHMEMU_BACKEND=%s: no such backend; use", name);
     for (size_t i = 0; pgas_backends[i] != NULL; i++)
         fprintf(stderr, "%s %s%s", i == 0 ? "" : ",", pgas_backends[i]->name,
                 i == 0 ? " (the default)" : "");
-    fprintf(stderr, "\n");
+    fprintf(stderr, ", mpi\n");
     exit(2);
 }
 

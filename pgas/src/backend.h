@@ -100,6 +100,50 @@ typedef struct pgas_backend {
      * did before arriving happens before everything any does after leaving (the primitive
      * under barrier_all, sync, team barriers, collectives and collective allocation). */
     void (*barrier)(pgas_thread *t, pgas_barrier *b, int n_members, const char *call);
+
+    /* ---- backends whose PEs are processes started by a launcher (mpirun): ranks ------- */
+    /* Every process of the job runs one PE (world.c's launch_ranks); the job's records are
+     * per process, and what PEs must agree on goes through team_* and allgather below.
+     * Every entry from here on may be NULL where ranks is false. */
+    bool ranks;
+    /* Whether addr (an address ptr or global_ptr returned for pe; NULL: any of pe's heap)
+     * may be loaded and stored by this thread; false: it is a token that only put, get and
+     * amo take (NULL entry: every address is direct). */
+    bool (*direct)(const pgas_world *w, int pe, const char *addr);
+    /* Whether an AMO or signal update of PE pe's word must go through amo (MPI's atomics are
+     * atomic only against each other); NULL entry: never, C atomics on ptr's address. */
+    bool (*amo_via_backend)(const pgas_world *w, int pe, const char *target);
+    /* op (a pgas_amo_op) on the size-byte (4 or 8) word target of PE pe, an address from
+     * ptr; returns the old value. Complete at the target when it returns. */
+    uint64_t (*amo)(const pgas_world *w, int pe, char *target, size_t size, int op,
+                    uint64_t value, uint64_t cond);
+    /* Lets one-sided transfers aimed at this process advance; waits call it between polls. */
+    void (*progress)(const pgas_world *w);
+    /* Collective over every process started: a job of n_pes PEs on the first n_pes of them.
+     * Sets *my_pe (-1: this process has no PE in the job). 0, or -1 with a message. */
+    int (*job_begin)(int n_pes, int *my_pe, char *err, size_t err_len);
+    /* Collective over the job, after its PE ended with `result`: every PE's status, the
+     * first non-zero in PE order (what the job returns on every process). */
+    int (*job_end)(pgas_world *w, int result);
+    /* The predefined teams' communicators (team->backend_team), after heap_map; the node
+     * teams (SHARED, NODE) become the PEs of this PE's node. */
+    void (*teams_init)(pgas_world *w);
+    /* Collective over the members of team (its start, stride and size are set): makes its
+     * communicator (team->backend_team), ranked as the team ranks its PEs. */
+    void (*team_create)(pgas_team *team);
+    /* Collective over team's members: frees what team_create made. */
+    void (*team_free)(pgas_team *team);
+    /* Collective over team's members: every member's `bytes` of mine, in team rank order. */
+    void (*allgather)(const pgas_team *team, const void *mine, void *all, size_t bytes);
+    /* Collective over the job: makes this PE's copy of the program's globals, [data, data +
+     * bytes) (the same length in every process), reachable by the other PEs through put,
+     * get and amo. 0, or -1 with a message. */
+    int (*globals_map)(pgas_world *w, char *data, size_t bytes, char *err, size_t err_len);
+    /* An address token for byte offset of PE pe's copy of the globals (pe is another PE):
+     * put, get and amo take it. */
+    char *(*global_ptr)(const pgas_world *w, int pe, size_t offset);
+    /* The job's communicator, as an opaque handle (shmemu/mpi.h); NULL when none. */
+    void *(*job_comm)(void);
 } pgas_backend;
 
 /* ---- the backends (backend.c) -------------------------------------------------------- */
@@ -108,6 +152,11 @@ typedef struct pgas_backend {
 extern const pgas_backend *const pgas_backends[];
 extern const pgas_backend pgas_backend_threads; /* backend_threads.c */
 extern const pgas_backend pgas_backend_process; /* backend_process.c */
+/* The MPI backend, loaded from its plugin on first use (backend_mpi_load.c): NULL, with a
+ * message in err, when the plugin cannot be loaded (shmemu built without MPI). */
+const pgas_backend *pgas_backend_mpi(char *err, size_t err_len);
+/* True when this process was started by mpirun (or another PMI launcher) as one rank. */
+bool pgas_started_by_mpirun(void);
 
 /* The backend named `name`, or NULL. */
 const pgas_backend *pgas_backend_find(const char *name);
@@ -180,6 +229,20 @@ static inline void pgas_be_get(const pgas_world *w, int pe, void *dest, const ch
 static inline void pgas_be_wake(const pgas_world *w, const volatile void *addr, size_t bytes)
 {
     w->backend->wake(addr, bytes);
+}
+static inline bool pgas_be_direct(const pgas_world *w, int pe, const char *addr)
+{
+    return w->backend->direct == NULL || w->backend->direct(w, pe, addr);
+}
+/* Whether an AMO on target (an address from ptr for pe) goes through the backend's amo. */
+static inline bool pgas_be_amo_remote(const pgas_world *w, int pe, const char *target)
+{
+    return w->backend->amo_via_backend != NULL && w->backend->amo_via_backend(w, pe, target);
+}
+static inline void pgas_be_progress(const pgas_world *w)
+{
+    if (w->backend->progress != NULL)
+        w->backend->progress(w);
 }
 static inline void pgas_be_barrier(pgas_thread *t, pgas_barrier *b, int n_members,
                                    const char *call)

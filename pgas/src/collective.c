@@ -99,8 +99,18 @@ static void combine_ranks(const coll_ctx *c, char *acc, const void *source, size
     if (bytes == 0 || last < 0)
         return;
     peer_get(c, 0, acc, peer_copy(c, "source", source, bytes, 0), bytes);
-    for (int r = 1; r <= last; r++)
-        combine(acc, peer_copy(c, "source", source, bytes, r), n);
+    char *fetched = NULL; /* a peer's source got through the backend (MPI across nodes) */
+    for (int r = 1; r <= last; r++) {
+        const char *src = peer_copy(c, "source", source, bytes, r);
+        if (!pgas_be_direct(c->t->world, pgas_team_world_pe(c->team, r), src)) {
+            if (fetched == NULL && (fetched = malloc(bytes)) == NULL)
+                pgas_fail(c->call, "out of memory for a %zu-byte reduction buffer", bytes);
+            peer_get(c, r, fetched, src, bytes);
+            src = fetched;
+        }
+        combine(acc, src, n);
+    }
+    free(fetched);
 }
 
 /* A reduction, or (scatter) a reduce-scatter: source holds team size blocks of nreduce

@@ -103,7 +103,46 @@ void pgas_config_read(pgas_config *config)
     config->under_valgrind = shmemu_under_valgrind();
 }
 
-int shmemu_npes_from_env(void) { return (int)shmemu_env_int("SHMEMU_NPES", 1, SHMEMU_MAX_PES, 1); }
+int pgas_mpirun_size(void)
+{
+    static const char *const names[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v != NULL && v[0] != '\0')
+            return (int)shmemu_env_int(names[i], 1, SHMEMU_MAX_PES, 1);
+    }
+    return 1;
+}
+
+/* Whether jobs started now run with every PE an MPI rank (the backend's choice, backend.c). */
+static bool ranks_backend_chosen(void)
+{
+    const char *backend = shmemu_env_get("SHMEMU_BACKEND");
+    if (backend == NULL || backend[0] == '\0')
+        return getenv("OMPI_COMM_WORLD_SIZE") != NULL || getenv("PMI_SIZE") != NULL;
+    return strcmp(backend, "mpi") == 0;
+}
+
+int shmemu_launcher_rank(void)
+{
+    static const char *const names[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"};
+    if (!ranks_backend_chosen())
+        return 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v != NULL && v[0] != '\0')
+            return (int)shmemu_env_int(names[i], 0, 1 << 24, 0);
+    }
+    return 0;
+}
+
+/* SHMEMU_NPES; without it, under mpirun on the MPI backend, every rank started (one PE
+ * each), else 1. */
+int shmemu_npes_from_env(void)
+{
+    int fallback = ranks_backend_chosen() ? pgas_mpirun_size() : 1;
+    return (int)shmemu_env_int("SHMEMU_NPES", 1, SHMEMU_MAX_PES, fallback);
+}
 
 /* ---- SHMEM_VERSION and SHMEM_INFO ---------------------------------------------------- */
 

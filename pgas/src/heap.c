@@ -176,8 +176,16 @@ char *pgas_heap_translate(const pgas_thread *t, const char *call, const char *wh
 {
     pgas_check_pe(t, call, pe);
     size_t offset;
-    if (!in_own_heap(t, addr) && local_global(t, call, what, addr, bytes, &offset))
-        return pgas_image_ptr(t->world->image, pe, offset); /* PEs are threads: reachable */
+    if (!in_own_heap(t, addr) && local_global(t, call, what, addr, bytes, &offset)) {
+        const pgas_image *img = t->world->image;
+        if (pgas_image_reachable(img, pe))
+            return pgas_image_ptr(img, pe, offset); /* PEs are threads: reachable */
+        if (t->world->backend->global_ptr != NULL)
+            return t->world->backend->global_ptr(t->world, pe, offset); /* a token (MPI) */
+        pgas_fail(call, "%s %p is a global variable, and the %s backend cannot reach PE %d's "
+                        "copy of it; allocate it with nvshmem_malloc/shmem_malloc instead",
+                  what, addr, t->world->backend->name, pe);
+    }
     offset = local_offset(t, call, what, addr, bytes);
     check_object(t, call, what, addr, offset, bytes);
     char *target = pgas_be_ptr(t->world, pe, offset);
@@ -415,6 +423,8 @@ static void agree_on_request(pgas_thread *t, const char *call, uint64_t kind, ui
     if (list_other_counts(w, n, true, missing, sizeof missing) > 0)
         fail_missing(t, call, n, size, true);
     pgas_barrier_wait(t, &w->teams[0].barrier, w->n_pes, call);
+    if (w->backend->ranks) /* the peers' counts and requests, into this process's records */
+        pgas_agree_gather(t, &w->teams[0]);
     if (list_other_counts(w, n, false, missing, sizeof missing) > 0)
         fail_missing(t, call, n, size, false);
     pgas_agree_check(t, &w->teams[0]);
@@ -450,6 +460,8 @@ void pgas_heap_check_finished(pgas_thread *t)
     pgas_world *w = t->world;
     pgas_pe *me = &w->pes[t->pe];
     atomic_store(&me->finished, 1);
+    if (w->backend->ranks)
+        return; /* the peers' counts are in their processes; a missing call hangs there */
     uint64_t mine = atomic_load(&me->heap_calls);
     for (int p = 0; p < w->n_pes; p++) {
         uint64_t theirs = atomic_load(&w->pes[p].heap_calls);
@@ -476,6 +488,10 @@ static _Atomic uint32_t *map_of(const pgas_thread *t)
 static size_t heap_start_align(const pgas_world *w)
 {
     uintptr_t bits = 0;
+    /* On a ranks backend each process sees only its own heap at the address its PE uses
+     * (a peer's, mapped here, is aligned only to a page): every PE aligns its own alike. */
+    if (w->backend->ranks)
+        return PGAS_HEAP_ALIGN;
     for (int p = 0; p < w->n_pes; p++)
         bits |= (uintptr_t)pgas_be_ptr(w, p, 0);
     return bits == 0 ? SIZE_MAX : (size_t)(bits & (~bits + 1));
@@ -648,8 +664,12 @@ void *nvshmem_ptr(const void *dest, int pe)
     if (t->world->config.no_ptr && pe != t->pe)
         return NULL;
     if (global)
-        return pgas_image_ptr(t->world->image, pe, offset);
-    return pgas_be_ptr(t->world, pe, offset); /* NULL where the backend cannot reach pe */
+        return pgas_image_reachable(t->world->image, pe) ? pgas_image_ptr(t->world->image, pe,
+                                                                          offset)
+                                                         : NULL;
+    if (!pgas_be_direct(t->world, pe, NULL))
+        return NULL; /* the backend reaches pe only through its own copies (MPI across nodes) */
+    return pgas_be_ptr(t->world, pe, offset);
 }
 
 /* ---- registered buffers -------------------------------------------------------------- */

@@ -288,7 +288,7 @@ int pgas_image_owner(const pgas_image *img, const volatile void *addr, size_t *o
         uintptr_t lo = (uintptr_t)img->copies[pe].data;
         if (a >= lo && a - lo < img->data_bytes) {
             *offset = a - lo;
-            return pe;
+            return img->first_pe + pe;
         }
     }
     return -1;

@@ -34,6 +34,9 @@ typedef struct pgas_image_copy {
 
 typedef struct pgas_image {
     int n_copies;
+    /* The PE of copy 0: 0, or on a ranks backend (MPI: one copy per process, its PE's) the
+     * process's PE. Copy i is PE first_pe + i's. */
+    int first_pe;
     size_t data_bytes; /* the writable data span's length, the same in every copy */
     pgas_image_copy *copies;
     char dir[PATH_MAX]; /* the private folder holding the copies' files */
@@ -63,7 +66,13 @@ int pgas_image_owner(const pgas_image *img, const volatile void *addr, size_t *o
 /* The address of byte `offset` of copy pe's data (offset <= data_bytes). */
 static inline char *pgas_image_ptr(const pgas_image *img, int pe, size_t offset)
 {
-    return img->copies[pe].data + offset;
+    return img->copies[pe - img->first_pe].data + offset;
+}
+
+/* Whether PE pe's copy is loaded in this process (every PE's, but on a ranks backend). */
+static inline bool pgas_image_reachable(const pgas_image *img, int pe)
+{
+    return pe >= img->first_pe && pe - img->first_pe < img->n_copies;
 }
 
 /* Removes $TMPDIR's image folders whose process no longer runs; returns how many. */

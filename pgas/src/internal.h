@@ -118,6 +118,7 @@ typedef struct pgas_team {
     pgas_barrier barrier;
     _Atomic int32_t split_result; /* team id chosen by the parent's PE 0 during a split */
     int num_contexts; /* the split's config (SHMEM_TEAM_NUM_CONTEXTS), else 0 */
+    void *backend_team; /* a ranks backend's own (the MPI backend: the team's communicator) */
 } pgas_team;
 
 /* An OpenSHMEM active set (PE_start, logPE_stride, PE_size) as a team of its own, made by
@@ -338,6 +339,9 @@ struct pgas_thread {
     /* a PE's own thread (the one its main or body runs on), not a stream's or a block's: in
      * strict mode a device-only NVSHMEM call made here is an error (device_only.c) */
     bool host;
+    /* ranks backend: the peers' records of the collective in progress were gathered
+     * (pgas_agree_gather), until pgas_agree_end */
+    bool agree_gathered;
     /* a thread the program created (app_thread.c): it may outlive its PE's main */
     bool app;
     /* deterministic mode: the starts of the threads this thread created and has not joined,
@@ -435,6 +439,9 @@ typedef struct pgas_world {
  * host thread of an NVSHMEM program; a no-op otherwise. Called by the calls NVSHMEM declares
  * __device__ only (put-with-signal, signal_fetch, signal_wait_until, wait_until, test). */
 void pgas_check_device_only(const pgas_thread *t, const char *call);
+
+/* The ranks mpirun started (OMPI_COMM_WORLD_SIZE, PMI_SIZE), or 1 outside mpirun. */
+int pgas_mpirun_size(void);
 
 /* ---- the job's shared records (job_memory.c) ------------------------------------------ */
 
@@ -686,6 +693,11 @@ void pgas_barrier_wait(pgas_thread *self, pgas_barrier *barrier, int n_members,
  * on every PE), and ends it after its last barrier (pgas_agree_end). */
 void pgas_agree_publish(pgas_thread *t, const pgas_team *team, const pgas_coll_call *c);
 void pgas_agree_check(pgas_thread *t, const pgas_team *team);
+/* On a ranks backend (each process keeps its own records): copies every member's published
+ * call and heap-call count into this process's records of them (an allgather over team),
+ * so that pgas_agree_check and heap.c compare as they do in one process. pgas_agree_check
+ * calls it when the thread has not this collective. */
+void pgas_agree_gather(pgas_thread *t, const pgas_team *team);
 void pgas_agree_end(pgas_thread *t);
 /* PE pe's published value i (after the first barrier of the collective both are in). */
 int64_t pgas_agree_value(const pgas_world *world, int pe, int i);

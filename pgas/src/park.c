@@ -41,6 +41,9 @@
 #define WAKE_BUCKETS 1024
 #define SLEEP_MIN_NS 1000000ull
 #define SLEEP_MAX_NS 100000000ull
+/* On a ranks backend (MPI) a peer's put into this process's heap wakes no futex here: the
+ * wait sleeps this long between polls, and lets the backend progress. */
+#define RANKS_SLEEP_NS 20000ull
 #define WAKE_RANGE_WORDS 64
 
 typedef pgas_wake_bucket wake_bucket;
@@ -344,7 +347,8 @@ static bool wait_until_holds(wait_condition *c, const char *call, const char *wh
         record_wait(t, c, call, what);
     }
     uint64_t start = pgas_now_ns();
-    uint64_t sleep_ns = SLEEP_MIN_NS;
+    const bool ranks = t != NULL && t->world->backend->ranks;
+    uint64_t sleep_ns = ranks ? RANKS_SLEEP_NS : SLEEP_MIN_NS;
     double timeout_s = t != NULL ? t->world->config.hang_timeout_s : 0.0;
     for (;;) {
         if (wait_hook != NULL && run_wait_hook(t)) {
@@ -366,6 +370,8 @@ static bool wait_until_holds(wait_condition *c, const char *call, const char *wh
             if (condition_holds(c))
                 break;
         }
+        if (ranks)
+            pgas_be_progress(t->world);
         uint32_t seq = atomic_load_explicit(&b->seq, memory_order_relaxed);
         atomic_fetch_add_explicit(&b->parked, 1, memory_order_relaxed);
         if (pe_parked != NULL)
@@ -382,7 +388,7 @@ static bool wait_until_holds(wait_condition *c, const char *call, const char *wh
             atomic_fetch_sub_explicit(pe_parked, 1, memory_order_relaxed);
         if (done || condition_holds(c))
             break;
-        if (sleep_ns < SLEEP_MAX_NS)
+        if (sleep_ns < SLEEP_MAX_NS && !ranks)
             sleep_ns *= 2;
         if (timeout_s > 0.0 && (double)(pgas_now_ns() - start) * 1e-9 > timeout_s)
             pgas_hang_report(t->world, t);

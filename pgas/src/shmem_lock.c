@@ -35,7 +35,16 @@ typedef struct lock_ref {
     pgas_thread *t;
     uint64_t *word; /* PE 0's copy of the lock */
     const char *call;
+    bool remote;    /* the word is reached through the backend's atomics (MPI backend) */
 } lock_ref;
+
+/* An atomic on the lock word: C atomics where the PE may (order as given), else through the
+ * backend, whose atomics are sequentially consistent and complete on return. */
+static uint64_t lock_atomic(const lock_ref *l, pgas_amo_op op, uint64_t value, uint64_t cond)
+{
+    const pgas_world *w = l->t->world;
+    return w->backend->amo(w, 0, (char *)l->word, sizeof *l->word, op, value, cond);
+}
 
 static lock_ref lock_begin(const char *call, long *lock)
 {
@@ -46,7 +55,8 @@ static lock_ref lock_begin(const char *call, long *lock)
     if ((uintptr_t)lock % sizeof(long) != 0)
         pgas_fail(call, "lock %p is not aligned to a long", (void *)lock);
     uint64_t *word = (uint64_t *)pgas_heap_translate(t, call, "lock", lock, sizeof(long), 0);
-    return (lock_ref){.t = t, .word = word, .call = call};
+    bool remote = pgas_be_amo_remote(t->world, 0, (const char *)word);
+    return (lock_ref){.t = t, .word = word, .call = call, .remote = remote};
 }
 
 /* The slot of locks_held that holds the lock, or -1. */
@@ -91,6 +101,7 @@ static void refuse_if_held(const lock_ref *l, long *lock)
 }
 
 typedef struct served_ctx {
+    const lock_ref *l;
     const uint64_t *word;
     uint32_t ticket;
 } served_ctx;
@@ -98,6 +109,10 @@ typedef struct served_ctx {
 static bool ticket_served(void *ctx)
 {
     const served_ctx *s = ctx;
+    if (s->l->remote) {
+        pgas_be_progress(s->l->t->world);
+        return SERVING(lock_atomic(s->l, PGAS_AMO_FETCH, 0, 0)) == s->ticket;
+    }
     return SERVING(__atomic_load_n(s->word, __ATOMIC_RELAXED)) == s->ticket;
 }
 
@@ -114,9 +129,10 @@ void shmem_set_lock(long *lock)
     lock_ref l = lock_begin("shmem_set_lock", lock);
     PGAS_NOTE_CALLER(l.t);
     refuse_if_held(&l, lock);
-    uint64_t old = __atomic_fetch_add(l.word, TICKET_ONE, __ATOMIC_RELAXED);
+    uint64_t old = l.remote ? lock_atomic(&l, PGAS_AMO_ADD, TICKET_ONE, 0)
+                            : __atomic_fetch_add(l.word, TICKET_ONE, __ATOMIC_RELAXED);
     pgas_sched_point(l.t, l.call, false);
-    served_ctx s = {.word = l.word, .ticket = NEXT_TICKET(old)};
+    served_ctx s = {.l = &l, .word = l.word, .ticket = NEXT_TICKET(old)};
     if (SERVING(old) != s.ticket)
         pgas_wait_predicate(l.word, ticket_served, &s, l.call,
                             "the lock to be cleared by its holder (shmem_clear_lock)");
@@ -127,6 +143,19 @@ int shmem_test_lock(long *lock)
 {
     lock_ref l = lock_begin("shmem_test_lock", lock);
     pgas_sched_point(l.t, l.call, false);
+    if (l.remote) {
+        uint64_t old = lock_atomic(&l, PGAS_AMO_FETCH, 0, 0);
+        while (SERVING(old) == NEXT_TICKET(old)) {
+            uint64_t seen = lock_atomic(&l, PGAS_AMO_CSWAP, old + TICKET_ONE, old);
+            if (seen == old) {
+                acquired(&l);
+                return 0;
+            }
+            old = seen;
+        }
+        pgas_be_progress(l.t->world);
+        return 1;
+    }
     uint64_t old = __atomic_load_n(l.word, __ATOMIC_RELAXED);
     while (SERVING(old) == NEXT_TICKET(old)) {
         if (__atomic_compare_exchange_n(l.word, &old, old + TICKET_ONE, false, __ATOMIC_RELAXED,
@@ -156,6 +185,16 @@ void shmem_clear_lock(long *lock)
     pgas_quiet(l.t);
     atomic_exchange(&pe->locks_held[slot], 0);
     pgas_hb_before(l.word);
+    if (l.remote) {
+        uint64_t old = lock_atomic(&l, PGAS_AMO_FETCH, 0, 0), next, seen;
+        for (;;) {
+            next = (old & ~(uint64_t)UINT32_MAX) | (uint32_t)(SERVING(old) + 1);
+            if ((seen = lock_atomic(&l, PGAS_AMO_CSWAP, next, old)) == old)
+                break;
+            old = seen;
+        }
+        return;
+    }
     uint64_t old = __atomic_load_n(l.word, __ATOMIC_RELAXED), next;
     do {
         /* serve the next ticket; the count of tickets (high half) is left alone */

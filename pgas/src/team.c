@@ -12,8 +12,9 @@
  * its id, and a parent barrier on each side of that makes every member read the same id.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
-#include "internal.h"
+#include "backend.h"
 #include "nvshmem.h"
 
 /* r with d == r * stride and 0 <= r < size, or -1 (stride != 0, of either sign). */
@@ -100,6 +101,61 @@ int nvshmem_team_translate_pe(nvshmem_team_t src_team, int src_pe, nvshmem_team_
     return pgas_team_my_rank(dst, pgas_team_world_pe(src, src_pe));
 }
 
+/* The first free team slot of this process's records, marked in use, or -1. */
+static int take_slot(pgas_world *w)
+{
+    for (int i = PGAS_TEAM_PREDEFINED; i < PGAS_MAX_TEAMS; i++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&w->teams[i].in_use, &expected, 1)) {
+            pgas_hb_after(&w->teams[i].in_use);
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* A split on a ranks backend (MPI), after the arguments were compared: every process keeps
+ * its own records, so each member of the new team takes a slot of its own (a team's id may
+ * differ between PEs, as NVSHMEM's handles may), the members agree that every one found a
+ * slot, and the backend makes the team's communicator. */
+static int split_ranks(pgas_thread *t, const char *call, pgas_team *parent, int my_rank,
+                       int start, int stride, int size, int num_contexts,
+                       nvshmem_team_t *new_team)
+{
+    pgas_world *w = t->world;
+    bool member = strided_rank(my_rank - start, stride, size) >= 0;
+    int chosen = member ? take_slot(w) : -1;
+    int ok = !member || chosen >= 0;
+    int *oks = calloc((size_t)parent->size, sizeof *oks);
+    if (oks == NULL)
+        pgas_fail(call, "out of memory");
+    w->backend->allgather(parent, &ok, oks, sizeof ok);
+    bool all_ok = true;
+    for (int r = 0; r < parent->size; r++)
+        all_ok = all_ok && oks[r];
+    free(oks);
+    if (!all_ok) {
+        if (chosen >= 0)
+            atomic_exchange(&w->teams[chosen].in_use, 0);
+        pgas_agree_end(t);
+        pgas_complain(call, "all %d team slots are in use on some PE; destroy teams you no "
+                            "longer need", PGAS_MAX_TEAMS);
+        return 1;
+    }
+    if (member) {
+        pgas_team *team = &w->teams[chosen];
+        team->start = pgas_team_world_pe(parent, start);
+        team->stride = parent->stride * stride;
+        team->size = size;
+        team->num_contexts = num_contexts;
+        atomic_exchange(&team->barrier.arrived, 0);
+        w->backend->team_create(team); /* collective over the new team's members */
+        *new_team = chosen;
+    }
+    pgas_agree_end(t);
+    return 0;
+}
+
 /* The collective core of a strided split of parent_team (a valid team of which t's PE is a
  * member): *new_team is the new team for its members, NVSHMEM_TEAM_INVALID for the others.
  * num_contexts is the new team's configuration (shmem_team_get_config returns it). */
@@ -138,6 +194,9 @@ static int split(pgas_thread *t, const char *call, nvshmem_team_t parent_team, i
     }
     if (size == 1)
         stride = 1; /* one PE: the stride means nothing, and the core's is never 0 */
+    if (t->world->backend->ranks)
+        return split_ranks(t, call, parent, my_rank, start, stride, size, num_contexts,
+                           new_team);
     pgas_team *root_team = parent;
     if (my_rank == 0) {
         int chosen = -1;
@@ -278,6 +337,11 @@ void nvshmem_team_destroy(nvshmem_team_t team_id)
     if (rank < 0)
         pgas_fail(call, "this PE is not a member of team %d", team_id);
     pgas_barrier_wait(t, &team->barrier, team->size, call);
+    if (t->world->backend->ranks) { /* every member holds its own slot */
+        t->world->backend->team_free(team);
+        atomic_exchange(&team->in_use, 0);
+        return;
+    }
     if (rank == 0) {
         pgas_hb_before(&team->in_use);
         atomic_exchange(&team->in_use, 0);

@@ -259,7 +259,7 @@ static void fill_start(pe_start *start, const pe_start *proto, pgas_world *world
     start->world = world;
     start->pe = p;
     if (proto->image != NULL)
-        start->main_fn = proto->image->copies[p].main_fn;
+        start->main_fn = proto->image->copies[p - proto->image->first_pe].main_fn;
 }
 
 /* The PE thread's stack: as large as a main thread's usually is. */
@@ -316,6 +316,60 @@ static int launch_processes(int n_pes, const pe_start *proto, const pgas_backend
     return result;
 }
 
+/* A job on a ranks backend (MPI): every process started runs this; the first n_pes of
+ * them each run one PE, on a thread of their own (a PE's stack, as on the other backends),
+ * and every one returns the job's status. */
+static int launch_ranks(int n_pes, const pe_start *proto, const pgas_backend *backend)
+{
+    char err[512];
+    int me = -1;
+    if (backend->job_begin(n_pes, &me, err, sizeof err) != 0) {
+        fprintf(stderr, "shmemu: SHMEMU_BACKEND=%s: %s\n", backend->name, err);
+        return 2;
+    }
+    if (me < 0)
+        return 0; /* a rank beyond the job's PEs takes no part */
+    pgas_world *world = world_create(n_pes, backend);
+    backend->teams_init(world);
+    const pgas_config *config = &world->config;
+    if (config->sched_strategy != PGAS_SCHED_OFF || config->replay[0] != '\0' ||
+        config->guide[0] != '\0') {
+        fprintf(stderr, "shmemu: SHMEMU_BACKEND=%s: the deterministic scheduler (SHMEMU_SCHED, "
+                        "SHMEMU_REPLAY) runs every PE in one process; use the threads backend "
+                        "(unset SHMEMU_BACKEND, run without mpirun) to explore or replay "
+                        "schedules\n", backend->name);
+        exit(2);
+    }
+    if (proto->image != NULL) {
+        /* The one copy this process loaded is its PE's; its globals become reachable by the
+         * other PEs through the backend. */
+        job_image.first_pe = me;
+        if (backend->globals_map(world, job_image.copies[0].data, job_image.data_bytes, err,
+                                 sizeof err) != 0) {
+            fprintf(stderr, "shmemu: SHMEMU_BACKEND=%s: %s\n", backend->name, err);
+            exit(2);
+        }
+    }
+    world->image = proto->image;
+    pe_start start;
+    fill_start(&start, proto, world, me);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, PE_STACK_BYTES);
+    pthread_t thread;
+    int rc = pgas_thread_create(&thread, &attr, pe_thread_main, &start);
+    if (rc != 0) {
+        fprintf(stderr, "shmemu: cannot start the thread of PE %d: %s\n", me, strerror(rc));
+        exit(2);
+    }
+    pthread_attr_destroy(&attr);
+    pthread_join(thread, NULL);
+    int result = backend->job_end(world, start.result);
+    if (atomic_load_explicit(&world->app_threads, memory_order_relaxed) == 0)
+        world_destroy(world);
+    return result;
+}
+
 static int launch(int n_pes, pe_start *proto)
 {
     const pgas_thread *self = pgas_current();
@@ -330,6 +384,8 @@ static int launch(int n_pes, pe_start *proto)
     const pgas_backend *backend = pgas_backend_for_new_job();
     if (backend->processes)
         return launch_processes(n_pes, proto, backend);
+    if (backend->ranks)
+        return launch_ranks(n_pes, proto, backend);
     pgas_world *world = world_create(n_pes, backend);
     world->image = proto->image;
     pgas_sched_create(world);
@@ -396,7 +452,9 @@ int shmemu_launch_image(int n_pes, const unsigned char *elf, size_t elf_bytes, i
         return 2;
     }
     char err[512];
-    if (pgas_image_load(&job_image, elf, elf_bytes, n_pes, argc > 0 ? argv[0] : "program", err,
+    /* On a ranks backend (MPI) this process runs one PE: one copy. */
+    int copies = pgas_backend_for_new_job()->ranks ? 1 : n_pes;
+    if (pgas_image_load(&job_image, elf, elf_bytes, copies, argc > 0 ? argv[0] : "program", err,
                         sizeof err) != 0) {
         fprintf(stderr, "shmemu: starting %d PEs: %s\n", n_pes, err);
         return 2;
@@ -417,8 +475,19 @@ static pgas_thread *attach_implicit_job(const char *call)
         pgas_fail(call, "SHMEMU_NPES=%d, but this program's main() was not started as PE "
                         "threads; build it with bin/shmemu-cc (which links shmemu's main) or "
                         "start PEs with shmemu_launch()", n);
-    pgas_world *world = world_create(1, pgas_backend_for_new_job());
-    pgas_thread *t = thread_attach(world, 0, "host", NULL);
+    const pgas_backend *backend = pgas_backend_for_new_job();
+    int me = 0;
+    if (backend->ranks) {
+        /* A plain build under mpirun: every rank is one PE of a job of all of them. */
+        char err[512];
+        n = pgas_mpirun_size();
+        if (backend->job_begin(n, &me, err, sizeof err) != 0 || me < 0)
+            pgas_fail(call, "SHMEMU_BACKEND=%s: %s", backend->name, err);
+    }
+    pgas_world *world = world_create(n, backend);
+    if (backend->ranks)
+        backend->teams_init(world);
+    pgas_thread *t = thread_attach(world, me, "host", NULL);
     t->host = true;
     return t;
 }

@@ -124,6 +124,18 @@ uint64_t shmemu_wakes_sent(void);
  * use it to act while a waiter sleeps instead of guessing how long parking takes. */
 int shmemu_parked_on(int pe);
 
+/* This process's rank among those mpirun started, where every PE is an MPI rank (started by
+ * mpirun without SHMEMU_BACKEND, or SHMEMU_BACKEND=mpi); else 0. Rank r runs PE r of each
+ * job, so a program that prints a job's results once prints where this is 0 (PE 0 gathers
+ * them), as on the other backends the one process does. */
+int shmemu_launcher_rank(void);
+/* 1 when the calling thread's PE runs on the MPI backend (every PE an MPI rank), else 0
+ * (threads or process backend, or no PE). shmemu/mpi.h has the job's communicator. */
+int shmemu_mpi_job(void);
+/* The MPI job's communicator as the runtime keeps it (an Open MPI handle); shmemu/mpi.h's
+ * shmemu_mpi_comm() gives it its type. */
+void *shmemu_mpi_comm_handle(void);
+
 #ifdef __cplusplus
 }
 #endif
