@@ -21,14 +21,18 @@
  * stored: the API layer asks `direct` first where it would (nvshmem_ptr, a reduction's
  * read, a lock's word), and a stray access faults at once instead of reading garbage.
  *
- * Atomicity. MPI's atomics are atomic only against MPI's atomics on the same window. So in
- * a job whose PEs span nodes, every AMO and signal update goes through MPI_Fetch_and_op /
- * MPI_Compare_and_swap / MPI_Accumulate, even on the PE's own heap or a peer of its node;
- * a job on one node uses C atomics on the shared segments, like the threads backend. Puts
- * to another node are MPI_Put (a naturally aligned word of 1-8 bytes: MPI_Accumulate with
- * MPI_REPLACE, so a waiter never sees half of it) followed by MPI_Win_flush: a put is
- * complete at the target when it returns, so quiet has nothing left to do and a signal
- * issued after the data is seen after it.
+ * Atomicity. An AMO or signal update on memory this process maps (its own heap and globals,
+ * a peer of its node) is a C atomic, as on the threads backend; one on a token is
+ * MPI_Fetch_and_op / MPI_Compare_and_swap / MPI_Accumulate, complete when it returns. The two
+ * are atomic against each other where the transport applies MPI's atomics at the target with
+ * the CPU's atomic instructions: Open MPI's shared-memory transport does (vader's emulated
+ * atomics), which is what several "nodes" on one machine use; so does a NIC whose atomics are
+ * coherent with the host's. (All through MPI, even to oneself, would be the portable choice;
+ * Open MPI 4.1's one-sided layer crashes on an atomic a rank aims at itself over shared
+ * memory, docs/pgas.md.) Puts to another node are MPI_Put (a naturally aligned word of 1-8
+ * bytes: MPI_Accumulate with MPI_REPLACE, so a waiter never sees half of it) followed by
+ * MPI_Win_flush: a put is complete at the target when it returns, so quiet has nothing left
+ * to do and a signal issued after the data is seen after it.
  *
  * Waiting. A put from another process does not wake this process's parked threads, so waits
  * poll (park.c, with short sleeps while the job runs on ranks) and call `progress` between
@@ -61,7 +65,6 @@ typedef struct mpi_job {
     MPI_Comm job;  /* rank r is PE r */
     MPI_Comm node; /* the ranks of the job this process shares memory with */
     int me, n_pes;
-    bool multi_node;   /* some PE is not reachable by loads and stores: atomics go via MPI */
     char **view;       /* per PE: its heap in this process, or NULL (another node) */
     int *node_rank;    /* per PE: its rank in node, or -1 */
     char *tokens;      /* n_pes * heap_size bytes, PROT_NONE: addresses of unreachable heaps */
@@ -69,6 +72,7 @@ typedef struct mpi_job {
     size_t token_bytes;
     size_t heap_size;
     MPI_Win shm_win, rma_win;
+    bool rma_made; /* rma_win exists (a job of one PE has none) */
     /* The program's globals (a program built by shmemu-cc): this PE's copy, a window over
      * every PE's, and tokens for the other PEs' copies (one page-rounded stride each). */
     char *glob_base;
@@ -275,7 +279,6 @@ static int mpi_heap_map(pgas_world *w, char *err, size_t err_len)
         job.view[p] = base + all[2 * p];
     }
     free(all);
-    job.multi_node = node_n < n;
     memset(job.view[job.me], 0, hs);
     /* Tokens for the heaps of other nodes: inaccessible, aligned like a heap. */
     job.token_bytes = hs * (size_t)n + PGAS_HEAP_ALIGN;
@@ -289,10 +292,14 @@ static int mpi_heap_map(pgas_world *w, char *err, size_t err_len)
     }
     job.token_map = t;
     job.tokens = t + (PGAS_HEAP_ALIGN - (uintptr_t)t % PGAS_HEAP_ALIGN) % PGAS_HEAP_ALIGN;
-    /* Every heap as one RMA window, locked for the job's life (passive target). */
-    MPI_OK(MPI_Win_create(job.view[job.me], (MPI_Aint)hs, 1, MPI_INFO_NULL, job.job,
-                          &job.rma_win));
-    MPI_OK(MPI_Win_lock_all(MPI_MODE_NOCHECK, job.rma_win));
+    /* Every heap as one RMA window, locked for the job's life (passive target). A job of one
+     * PE has no peer to reach (and Open MPI 4.1 makes no window over one process). */
+    job.rma_made = n > 1;
+    if (job.rma_made) {
+        MPI_OK(MPI_Win_create(job.view[job.me], (MPI_Aint)hs, 1, MPI_INFO_NULL, job.job,
+                              &job.rma_win));
+        MPI_OK(MPI_Win_lock_all(MPI_MODE_NOCHECK, job.rma_win));
+    }
     w->backend_state = &job;
     MPI_OK(MPI_Barrier(job.job));
     return 0;
@@ -302,15 +309,20 @@ static void mpi_heap_unmap(pgas_world *w)
 {
     MPI_Barrier(job.job);
     if (job.glob_win_made) {
-        MPI_Win_unlock_all(job.glob_win);
-        MPI_Win_free(&job.glob_win);
+        if (job.n_pes > 1) {
+            MPI_Win_unlock_all(job.glob_win);
+            MPI_Win_free(&job.glob_win);
+        }
         munmap(job.gtokens, job.gtoken_bytes);
         job.glob_win_made = false;
         job.gtokens = NULL;
         job.glob_base = NULL;
     }
-    MPI_Win_unlock_all(job.rma_win);
-    MPI_Win_free(&job.rma_win);
+    if (job.rma_made) {
+        MPI_Win_unlock_all(job.rma_win);
+        MPI_Win_free(&job.rma_win);
+        job.rma_made = false;
+    }
     MPI_Win_free(&job.shm_win);
     munmap(job.token_map, job.token_bytes);
     free(job.view);
@@ -503,10 +515,11 @@ static uint64_t mpi_amo(const pgas_world *w, int pe, char *target, size_t size, 
 static bool mpi_amo_via_backend(const pgas_world *w, int pe, const char *target)
 {
     (void)w;
-    /* Another PE's globals, or this PE's (other PEs reach them only through MPI). */
-    if (is_token(target) || in_range((uintptr_t)target, job.glob_base, job.glob_bytes))
-        return true;
-    return job.multi_node || job.view[pe] == NULL;
+    (void)pe;
+    /* Only a token needs MPI: an AMO on memory this process maps (its own heap and globals,
+     * a peer of its node) is a C atomic, as on the threads backend. See the header: MPI's
+     * atomics arriving from other nodes are applied with the CPU's atomics there. */
+    return is_token(target);
 }
 
 static void mpi_progress(const pgas_world *w)
@@ -543,8 +556,10 @@ static int mpi_globals_map(pgas_world *w, char *data, size_t bytes, char *err, s
         return -1;
     }
     job.gtokens = t;
-    MPI_OK(MPI_Win_create(data, (MPI_Aint)bytes, 1, MPI_INFO_NULL, job.job, &job.glob_win));
-    MPI_OK(MPI_Win_lock_all(MPI_MODE_NOCHECK, job.glob_win));
+    if (job.n_pes > 1) { /* one PE reaches only its own globals, directly */
+        MPI_OK(MPI_Win_create(data, (MPI_Aint)bytes, 1, MPI_INFO_NULL, job.job, &job.glob_win));
+        MPI_OK(MPI_Win_lock_all(MPI_MODE_NOCHECK, job.glob_win));
+    }
     job.glob_win_made = true;
     return 0;
 }

@@ -136,6 +136,8 @@ int shmemu_launcher_rank(void)
     return 0;
 }
 
+int shmemu_launcher_size(void) { return ranks_backend_chosen() ? pgas_mpirun_size() : 0; }
+
 /* SHMEMU_NPES; without it, under mpirun on the MPI backend, every rank started (one PE
  * each), else 1. */
 int shmemu_npes_from_env(void)

@@ -79,12 +79,12 @@ static void deliver_now(const pgas_world *w, const pgas_pending *p)
     }
     const bool signal_first = p->has_signal && !pgas_ordering()->signal_after_data;
     if (signal_first)
-        pgas_signal_apply(w, p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
+        pgas_signal_apply(w, p->pe, p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
     if (p->bytes > 0)
         copy_and_publish(w, p->pe, p->target, p->snapshot != NULL ? p->snapshot : p->src,
                          p->bytes);
     if (p->has_signal && !signal_first)
-        pgas_signal_apply(w, p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
+        pgas_signal_apply(w, p->pe, p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
 }
 
 static void enqueue(pgas_thread *t, pgas_queue *q, const pgas_pending *p)
@@ -362,11 +362,11 @@ void pgas_deliver_put_signal(pgas_thread *t, int pe, char *target, const void *s
     if (!late_delivery(t)) {
         const bool signal_first = !pgas_ordering()->signal_after_data;
         if (signal_first)
-            pgas_signal_apply(t->world, sig_target, sig_op, signal, PGAS_RELEASE);
+            pgas_signal_apply(t->world, pe, sig_target, sig_op, signal, PGAS_RELEASE);
         if (bytes > 0)
             copy_and_publish(t->world, pe, target, src, bytes);
         if (!signal_first)
-            pgas_signal_apply(t->world, sig_target, sig_op, signal, PGAS_RELEASE);
+            pgas_signal_apply(t->world, pe, sig_target, sig_op, signal, PGAS_RELEASE);
         return;
     }
     pgas_pending p = {.pe = pe, .epoch = t->q->fence_epoch, .target = target, .src = src,

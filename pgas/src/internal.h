@@ -646,7 +646,7 @@ bool pgas_signal_op_valid(int sig_op);
 /* nvshmemx_signal_op under the name of the caller's call (sig_op: NVSHMEM_SIGNAL_*). */
 void pgas_signal_op(const char *call, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 /* Applies a signal operation to the translated word, with order's annotations and wake. */
-void pgas_signal_apply(const pgas_world *world, uint64_t *sig_target, int sig_op,
+void pgas_signal_apply(const pgas_world *world, int pe, uint64_t *sig_target, int sig_op,
                        uint64_t signal, pgas_order order);
 
 typedef enum {

@@ -20,12 +20,10 @@ bool pgas_signal_op_valid(int sig_op)
     return sig_op == NVSHMEM_SIGNAL_SET || sig_op == NVSHMEM_SIGNAL_ADD;
 }
 
-void pgas_signal_apply(const pgas_world *w, uint64_t *sig_target, int sig_op, uint64_t signal,
-                       pgas_order order)
+void pgas_signal_apply(const pgas_world *w, int pe, uint64_t *sig_target, int sig_op,
+                       uint64_t signal, pgas_order order)
 {
-    size_t offset;
-    int pe = w->backend->amo_via_backend != NULL ? pgas_be_owner(w, sig_target, &offset) : -1;
-    if (pe >= 0 && pgas_be_amo_remote(w, pe, (const char *)sig_target)) {
+    if (pgas_be_amo_remote(w, pe, (const char *)sig_target)) {
         /* Through the backend (MPI's atomics): complete at the target on return, and after
          * every put this PE issued to it before (a backend's put is complete on return). */
         (void)w->backend->amo(w, pe, (char *)sig_target, sizeof *sig_target,

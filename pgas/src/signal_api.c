@@ -28,7 +28,7 @@ void pgas_signal_op(const char *call, uint64_t *sig_addr, uint64_t signal, int s
     uint64_t *target =
         (uint64_t *)pgas_heap_translate(t, call, "sig_addr", sig_addr, sizeof *sig_addr, pe);
     pgas_deliver_before_op(t, pe, false);
-    pgas_signal_apply(t->world, target, sig_op, signal, PGAS_RELEASE);
+    pgas_signal_apply(t->world, pe, target, sig_op, signal, PGAS_RELEASE);
 }
 
 uint64_t nvshmem_signal_fetch(const uint64_t *sig_addr)

@@ -31,7 +31,15 @@
 
 const int pe_counts[PE_COUNTS_MAX] = {1, 2, 3, 8};
 
-int pe_counts_n(void) { return pe_check_under_valgrind() ? PE_COUNTS_MAX - 1 : PE_COUNTS_MAX; }
+int pe_counts_n(void)
+{
+    int n = pe_check_under_valgrind() ? PE_COUNTS_MAX - 1 : PE_COUNTS_MAX;
+    /* On the MPI backend a job of k PEs needs k ranks: the counts mpirun -np gives. */
+    int ranks = shmemu_launcher_size();
+    while (ranks > 0 && n > 0 && pe_counts[n - 1] > ranks)
+        n--;
+    return n;
+}
 
 bool pe_check_under_valgrind(void) { return shmemu_under_valgrind(); }
 

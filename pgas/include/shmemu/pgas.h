@@ -129,6 +129,9 @@ int shmemu_parked_on(int pe);
  * job, so a program that prints a job's results once prints where this is 0 (PE 0 gathers
  * them), as on the other backends the one process does. */
 int shmemu_launcher_rank(void);
+/* How many ranks mpirun started, where every PE is an MPI rank; else 0. A job of n PEs
+ * needs n of them (it runs on the first n). */
+int shmemu_launcher_size(void);
 /* 1 when the calling thread's PE runs on the MPI backend (every PE an MPI rank), else 0
  * (threads or process backend, or no PE). shmemu/mpi.h has the job's communicator. */
 int shmemu_mpi_job(void);
