@@ -5,6 +5,8 @@
 #   make bench-md              the LJ benchmark beside LAMMPS (bench/md_lammps.sh)
 #   make bench-halo-variants   staged (fused) against direct26 on the CPU emulator: messages,
 #                              bytes and time per step at 2-8 PEs (bench/halo_variants.sh)
+#   make bench-halo-mpi        the CPU-initiated halo through MPI (--halo mpi) against fused,
+#                              on the MPI backend at 2, 4 and 8 ranks (bench/halo_mpi.sh)
 #   make bench-bounds          the symmetric-object bounds check on the put path, off against on
 #                              (bench/bounds_check.sh)
 #   make bench-cuda            the emulator's costs for 1024-thread blocks, the same kernels in
@@ -30,7 +32,7 @@ BENCH_BIN := $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu \
              $(BENCH_DIR)/put_bw_shmemu $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem \
              $(BENCH_DIR)/emu_costs
 
-.PHONY: bench bench-build bench-md bench-halo-variants bench-cuda bench-bounds bench-backends bench-cg
+.PHONY: bench bench-build bench-md bench-halo-variants bench-halo-mpi bench-cuda bench-bounds bench-backends bench-cg
 
 # The bounds check off against on, side by side (a minute; its own section of
 # bench/RESULTS.md).
@@ -75,6 +77,10 @@ bench-md: all
 # bench-backends, the prerequisite is spelled out: $(MD_BIN) is still empty here.)
 bench-halo-variants: $(PROG_DIR)/shmemu-md
 	BUILD=$(BUILD) MD_BIN=$(MD_BIN) bench/halo_variants.sh
+
+# --halo mpi against fused on the MPI backend (minutes; its own section of bench/RESULTS.md).
+bench-halo-mpi: $(PROG_DIR)/shmemu-md
+	BUILD=$(BUILD) MD_BIN=$(MD_BIN) bench/halo_mpi.sh
 
 # The dialect and the .cu path side by side (a minute or two; its own section of
 # bench/RESULTS.md). Fails, and writes no table, when any benchmarked kernel computes a

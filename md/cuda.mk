@@ -42,7 +42,7 @@ CUDA_DIR     := $(BUILD)/cuda-md
 CUDA_MD_BIN  := $(CUDA_DIR)/shmemu-md
 # Compiled by nvcc (each in extern "C", see md/cuda/prelude.h):
 CUDA_MD_SRC  := md/src/par.c md/src/par_setup.c md/src/par_timing.c md/src/par_host.c \
-                md/src/par_fused.c md/src/par_pulse.c md/src/par_direct26.c \
+                md/src/par_fused.c md/src/par_pulse.c md/src/par_direct26.c md/src/par_mpi.c \
                 md/src/par_graph.c md/src/par_stats.c md/src/force.c \
                 $(wildcard md/src/kernels/*.c)
 CUDA_MD_OBJ  := $(CUDA_MD_SRC:%.c=$(CUDA_DIR)/%.o) $(CUDA_DIR)/md/cuda/launch.o
@@ -55,6 +55,10 @@ CUDA_MPI_CFLAGS := -DSHMEMU_WITH_MPI $(filter -I% -D%,$(shell $(MPICXX) --showme
 CUDA_MPI_LIBS   := $(filter -L% -l%,$(shell $(MPICXX) --showme:link 2>/dev/null))
 CUDA_MD_OBJ     += $(CUDA_DIR)/md/cuda/launch_mpi.o
 endif
+# --halo mpi (md/src/par_mpi.c) on MPI_COMM_WORLD where MPI is found; else it compiles
+# without MPI and refuses the variant. (md/cuda/prelude.h includes <mpi.h> for it.)
+$(CUDA_DIR)/md/src/par_mpi.o $(BUILD)/cuda-md-decl/md/src/par_mpi.o: \
+    NVCC_MD_FLAGS += $(CUDA_MPI_CFLAGS)
 # The CPU build's objects for everything else (they hold no emulator call), and the planted-
 # bug catalogue (pgas/src/bugs.c: plain C; main.c lists it; every plant is off under nvcc).
 CUDA_HOST_OBJ := $(filter-out $(CUDA_MD_SRC:%.c=$(BUILD)/%.o),$(MD_OBJ)) $(MD_MAIN_OBJ) \

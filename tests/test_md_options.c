@@ -11,7 +11,10 @@
  *   - --temperature and --density name the real limit (closest approach MD_R_MIN, the
  *     step's travel, the momentum range) and a value that works does work;
  *   - --dd overflow, options the serial driver would ignore, --list-bugs with other
- *     options, SHMEMU_REPLAY with --halo serial, and the usage hint after an error.
+ *     options, SHMEMU_REPLAY with --halo serial, and the usage hint after an error;
+ *   - --halo mpi and --mpi-staging: parsed, their refusals (--transport direct, --graph,
+ *     --mpi-staging without --halo mpi), md_par_run in a program without par_mpi.c, and the
+ *     program on the threads backend (tests/check-halo-mpi.sh runs it on MPI ranks).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -380,6 +383,59 @@ static void test_serial_ignored_options(void **state)
     refused(NULL, "--halo serial --transport signal --cells 4 --steps 2", tr);
 }
 
+/* --halo mpi (par_mpi.c) and its option; everything that refuses it before a run. */
+static void test_halo_mpi_options(void **state)
+{
+    (void)state;
+    md_options o;
+    md_error err;
+    assert_int_equal(md_test_parse_line(&o, &err, "--halo mpi --pes 2"), 0);
+    assert_int_equal(o.halo, MD_HALO_MPI);
+    assert_int_equal(o.mpi_staging, MD_STAGING_AUTO);
+    assert_int_equal(md_test_parse_line(&o, &err, "--mpi-staging on --halo mpi"), 0);
+    assert_int_equal(o.mpi_staging, MD_STAGING_ON);
+    assert_int_equal(md_test_parse_line(&o, &err, "--halo mpi --mpi-staging off"), 0);
+    assert_int_equal(o.mpi_staging, MD_STAGING_OFF);
+    static const struct {
+        const char *line, *want;
+    } bad[] = {
+        {"--halo mpi --mpi-staging maybe", "give on, off or auto"},
+        {"--mpi-staging on --halo fused", "give --halo mpi"},
+        {"--mpi-staging off", "give --halo mpi"},
+        {"--halo mpi --transport direct", "never by stores into a peer"},
+        {"--graph --halo mpi", "--graph with --halo mpi"},
+        {"--halo mpu", "mpi (the same through MPI)"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        if (md_test_parse_line(&o, &err, bad[k].line) == 0)
+            fail_msg("'%s' was accepted", bad[k].line);
+        md_test_contains(err.msg, bad[k].want);
+    }
+    /* The library's driver in a program that does not link par_mpi.c (this test). */
+    md_system sys;
+    md_test_fcc(&sys, 4, 4, 4, 1.44, 7, 0.005);
+    md_params par;
+    md_params_default(&par);
+    par.steps = 2;
+    md_ddparams dd;
+    md_ddparams_default(&dd);
+    dd.pes = 2;
+    md_par_opts po;
+    md_par_opts_default(&po);
+    po.halo = MD_HALO_MPI;
+    md_par_result res;
+    err.msg[0] = '\0';
+    assert_int_equal(md_par_run(&sys, &par, &dd, &po, no_sample, NULL, &res, &err), -1);
+    md_test_contains(err.msg, "linked without md/src/par_mpi.c");
+    po.transport = MD_TRANSPORT_DIRECT;
+    assert_int_equal(md_par_run(&sys, &par, &dd, &po, no_sample, NULL, &res, &err), -1);
+    md_test_contains(err.msg, "never by stores into a peer");
+    md_system_free(&sys);
+    /* The program on the threads backend: no PE is an MPI rank (or no MPI in the build). */
+    const char *want[] = {"--halo mpi", NULL};
+    refused(NULL, "--halo mpi --cells 4 --pes 2 --steps 2", want);
+}
+
 static void test_list_bugs_with_options(void **state)
 {
     (void)state;
@@ -492,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_program_temperature),
         cmocka_unit_test(test_dd_overflow),
         cmocka_unit_test(test_serial_ignored_options),
+        cmocka_unit_test(test_halo_mpi_options),
         cmocka_unit_test(test_list_bugs_with_options),
         cmocka_unit_test(test_replay_with_serial),
         cmocka_unit_test(test_sched_with_serial),

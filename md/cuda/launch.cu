@@ -141,6 +141,14 @@ static int md_cuda_write_all(int fd, const void *buf, size_t bytes)
 /* Every PE of the CUDA build is a process (forked here, or an MPI rank). */
 extern "C" const char *shmemu_backend_name(void) { return "process"; }
 
+/* shmemu/pgas.h's: this process's rank when mpirun started it (every rank one PE,
+ * launch_mpi.cu), else 0. main.c and main_par.c let rank 0 alone print and write files. */
+extern "C" int shmemu_launcher_rank(void)
+{
+    const int r = md_cuda_mpirun_rank();
+    return r > 0 ? r : 0;
+}
+
 extern "C" int shmemu_launch(int n_pes, int (*fn)(void *arg), void *arg)
 {
     if (n_pes < 1) {

@@ -39,5 +39,12 @@
 #include "shmemu/kernel.h" /* CUDA, cooperative groups, cuda::atomic_ref, NVSHMEM */
 #include "shmemu/md.h"
 #include "shmemu/pgas.h"   /* shmemu_launch: md/cuda/launch.cu on a GPU */
+#ifdef SHMEMU_WITH_MPI     /* par_mpi.c (md/cuda.mk passes it there): C++ headers, and the */
+#include <mpi.h>           /* launcher's (C++ linkage, as launch.cu defines it) */
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>
+#endif
+#include "md/cuda/launch.h"
+#endif
 
 #endif

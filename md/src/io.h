@@ -55,6 +55,7 @@ typedef struct md_io {
     long final_search;       /* last search step of the run */
     long checkpoints;        /* written */
     double checkpoint_s;     /* seconds spent writing them */
+    bool quiet;              /* md_io_start_quiet: the schedule only, nothing written */
 } md_io;
 
 /* The driver for this run: from --restart (checked against par and against sys, the system
@@ -70,6 +71,11 @@ int md_io_start(md_io *io, const md_io_options *o, const md_params *par, const m
  * at step first; the frame of that step, when due, comes through md_io_snapshot. */
 int md_io_start_at(md_io *io, const md_io_options *o, const md_params *par, long first,
                    FILE *out, md_error *err);
+/* The schedule alone, for a process that writes nothing while another writes the run's
+ * output (an MPI rank other than 0: shmemu_launcher_rank): md_io_wants answers as after
+ * md_io_start_at, so every PE asks for the same snapshots; nothing is opened, removed or
+ * printed; md_io_snapshot refuses, md_io_progress and md_io_finish do nothing. */
+void md_io_start_quiet(md_io *io, const md_io_options *o, const md_params *par, long first);
 /* After each step of the serial driver: dump, checkpoint, progress, as due (the three
  * calls below, with md_sim_gather for the snapshot). */
 int md_io_after_step(md_io *io, const md_sim *s, double etot0, md_error *err);

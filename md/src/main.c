@@ -15,9 +15,11 @@
 #include "main_par.h"
 #include "md_bugs.h"
 #include "options.h"
+#include "par.h"
 #include "params.h"
 #include "sim.h"
 #include "util.h"
+#include "shmemu/pgas.h" /* shmemu_launcher_rank */
 
 static double now_s(void)
 {
@@ -91,22 +93,36 @@ static int check_environment(const md_options *o, md_error *err)
                            "run a parallel driver (--halo fused, pulse or host) or unset %s",
                            sched_vars[k], v, sched_vars[k]);
     }
+    /* --halo mpi needs every PE to be an MPI rank: refused before anything is printed. */
+    if (o->halo == MD_HALO_MPI)
+        return md_par_mpi_check(err);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
+    /* Started by mpirun with every PE an MPI rank (shmemu_launcher_rank; main_par.c): rank 0
+     * speaks for the run, the other ranks print nothing on stdout, and the errors that every
+     * rank would print alike (usage, environment, input) only rank 0 prints. */
+    const bool quiet = shmemu_launcher_rank() != 0;
+    if (quiet && freopen("/dev/null", "w", stdout) == NULL) {
+        fprintf(stderr, "shmemu-md: rank %d: cannot send stdout to /dev/null\n",
+                shmemu_launcher_rank());
+        return 1;
+    }
     md_options o;
     md_error err;
     if (md_options_parse(argc, argv, &o, &err) != 0 ||
         (!o.help && !o.list_bugs && md_params_check(&o.par, NULL, &err) != 0)) {
         /* A usage error: the specific error first, then where to look. */
-        fprintf(stderr, "shmemu-md: %s\nshmemu-md: see shmemu-md --help for the options\n",
-                err.msg);
+        if (!quiet)
+            fprintf(stderr, "shmemu-md: %s\nshmemu-md: see shmemu-md --help for the options\n",
+                    err.msg);
         return 1;
     }
     if (check_environment(&o, &err) != 0) {
-        fprintf(stderr, "shmemu-md: %s\n", err.msg);
+        if (!quiet)
+            fprintf(stderr, "shmemu-md: %s\n", err.msg);
         return 1;
     }
     if (o.help) {
@@ -125,8 +141,13 @@ int main(int argc, char **argv)
         rc = -1;
     }
     if (rc != 0) {
-        fprintf(stderr, "shmemu-md: %s\n", err.msg);
+        if (!quiet)
+            fprintf(stderr, "shmemu-md: %s\n", err.msg);
         return 1;
+    }
+    if (o.halo == MD_HALO_SERIAL && quiet) { /* no job: rank 0 runs it and writes its files */
+        md_system_free(&sys);
+        return 0;
     }
     if (o.halo != MD_HALO_SERIAL) { /* the parallel driver: PE threads and kernels */
         int st = md_main_parallel(&o, &sys);

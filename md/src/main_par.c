@@ -162,6 +162,12 @@ static int restart_state(const md_options *o, const md_system *sys, md_checkpoin
 
 int md_main_parallel(const md_options *o, const md_system *sys_in)
 {
+    /* Started by mpirun with every PE an MPI rank, every rank runs this and rank r runs PE r;
+     * rank 0 (PE 0 gathers the results) speaks for the run. The others print nothing
+     * (main.c sends their stdout to /dev/null), write no file (md_io_start_quiet: the same
+     * snapshot schedule, which every PE must share) and skip the serial reference of --check;
+     * their PEs' errors still reach stderr, and they exit with the job's status. */
+    const bool quiet = shmemu_launcher_rank() != 0;
     out_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.o = o;
@@ -174,7 +180,7 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
     const md_system *sys = o->io.restart ? &ck.sys : sys_in;
     long bad = 0;
     uint64_t *ref = NULL;
-    if (o->check && !(ref = serial_reference(o, sys_in, &bad))) {
+    if (o->check && !quiet && !(ref = serial_reference(o, sys_in, &bad))) {
         md_checkpoint_free(&ck);
         return 1;
     }
@@ -186,6 +192,7 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
     po.phase_times = o->timing;
     po.force = o->force;
     po.bulk = o->bulk;
+    po.mpi_staging = o->mpi_staging;
     po.graph = o->graph;
     po.sample_every = o->check ? 1 : 0;
     po.first_step = ctx.first;
@@ -212,15 +219,22 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
            md_pos_to_double(sys->box.len[2]), o->data ? o->data : "fcc lattice");
     printf("# rc %g skin %g nstlist %d dt %g steps %ld shift %s\n", o->par.rc, o->par.skin,
            o->par.nstlist, o->par.dt, o->par.steps, o->par.shift ? "yes" : "no");
-    static const char *halo_name[] = {"fused", "pulse", "serial", "host", "direct26"};
+    static const char *halo_name[] = {"fused", "pulse", "serial", "host", "direct26", "mpi"};
     static const char *tr_name[] = {"auto", "direct", "signal"};
-    const char *pe_kind = strcmp(shmemu_backend_name(), "process") == 0 ? "processes" : "threads";
+    const char *backend = shmemu_backend_name();
+    const char *pe_kind = strcmp(backend, "process") == 0 ? "processes"
+                          : strcmp(backend, "mpi") == 0   ? "MPI ranks"
+                                                          : "threads";
+    /* --halo mpi: every byte through MPI, whatever --transport says (par_mpi.c) */
+    const char *transport = o->halo == MD_HALO_MPI ? "mpi" : tr_name[o->transport];
     printf("# decomposition %dx%dx%d (%d PE %s, halo %s, transport %s), pulses x %d y %d "
            "z %d, order %c%c%c\n", g.n[0], g.n[1], g.n[2], o->dd.pes, pe_kind, halo_name[o->halo],
-           tr_name[o->transport], g.npulse[0], g.npulse[1], g.npulse[2],
+           transport, g.npulse[0], g.npulse[1], g.npulse[2],
            "xyz"[o->dd.order[0]], "xyz"[o->dd.order[1]], "xyz"[o->dd.order[2]]);
     md_grid_free(&g);
-    if (md_io_start_at(&ctx.io, &o->io, &o->par, ctx.first, stdout, &err) != 0) {
+    if (quiet)
+        md_io_start_quiet(&ctx.io, &o->io, &o->par, ctx.first);
+    else if (md_io_start_at(&ctx.io, &o->io, &o->par, ctx.first, stdout, &err) != 0) {
         fprintf(stderr, "shmemu-md: %s\n", err.msg);
         md_io_finish(&ctx.io, &err);
         free(ref);
@@ -235,13 +249,19 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
         po.traffic = md_xcalloc((size_t)o->dd.pes, sizeof *po.traffic);
     if (md_par_run(sys, &o->par, &o->dd, &po, on_sample, &ctx, &res, &err) != 0) {
         fflush(stdout);
-        if (!ctx.restart_bad) /* else on_sample said why */
+        if (!ctx.restart_bad && !quiet) /* else on_sample said why, or its PE did */
             fprintf(stderr, "shmemu-md: %s\n", err.msg);
         status = 1;
     }
     if (md_io_finish(&ctx.io, &err) != 0 && status == 0) {
         fprintf(stderr, "shmemu-md: %s\n", err.msg);
         status = 1;
+    }
+    if (quiet) { /* rank 0 reports the run */
+        free(po.traffic);
+        free(ref);
+        md_checkpoint_free(&ck);
+        return status;
     }
     if (o->check) {
         printf("# check: serial reference %s; parallel checksums %s at every step; %" PRId64

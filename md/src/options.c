@@ -47,11 +47,15 @@ void md_options_usage(FILE *f)
         "                        of this process, or processes with SHMEMU_BACKEND=process\n"
         "  --dd AxBxC            domains along x, y, z (default: chosen from --pes and the box)\n"
         "  --dim-order zyx|xyz   pulse order of the dimensions (default zyx, as paper 000)\n"
-        "  --halo fused|pulse|host|direct26|serial  halo kernels: fused (paper 000 Alg.\n"
-        "                        3-6, default), one kernel per pulse, the CPU-initiated\n"
+        "  --halo fused|pulse|host|mpi|direct26|serial  halo kernels: fused (paper 000\n"
+        "                        Alg. 3-6, default), one kernel per pulse, the CPU-initiated\n"
         "                        baseline (per pulse: pack kernel, host waits, host put,\n"
-        "                        barrier, unpack kernel; paper 000 Fig. 1), HOOMD-blue's\n"
-        "                        direct exchange (direct26: ghosts to up to 26 neighbours\n"
+        "                        barrier, unpack kernel; paper 000 Fig. 1), the same with\n"
+        "                        MPI (mpi: persistent MPI_Send_init/MPI_Recv_init requests\n"
+        "                        started per pulse, MPI_Waitall, no barrier; every PE an\n"
+        "                        MPI rank: mpirun -np N shmemu-md --pes N ..., or\n"
+        "                        SHMEMU_BACKEND=mpi), HOOMD-blue's direct exchange\n"
+        "                        (direct26: ghosts to up to 26 neighbours\n"
         "                        in one phase, no forces returned: each PE computes every\n"
         "                        pair of its home atoms; domains at least the halo deep),\n"
         "                        or the serial reference driver (every PE simulated in one\n"
@@ -60,7 +64,8 @@ void md_options_usage(FILE *f)
         "                        would ignore)\n"
         "  --transport direct|signal|auto  halo transport per pulse: direct stores through\n"
         "                        nvshmem_ptr, put-with-signal, or direct where nvshmem_ptr\n"
-        "                        gives the peer (auto, default)\n"
+        "                        gives the peer (auto, default); --halo mpi: signal's\n"
+        "                        staging, every byte through MPI (direct is refused)\n"
         "  --force-kernel loop|threads|auto  non-bonded kernels: the pair loop on a few\n"
         "                        one-thread blocks, or a thread per pair-list entry; auto\n"
         "                        (default): loop on the CPU build, threads on a GPU (the\n"
@@ -70,8 +75,14 @@ void md_options_usage(FILE *f)
         "                        through shared memory, as paper 000 on NVLink) instead of\n"
         "                        plain stores and loads; auto (default): on in the CUDA\n"
         "                        build, off on the CPU build (the same bits either way)\n"
+        "  --mpi-staging on|off|auto  --halo mpi: hand MPI host copies of the device\n"
+        "                        buffers (cudaMemcpy before each send, after each receive:\n"
+        "                        an MPI that is not CUDA-aware) or the buffers themselves;\n"
+        "                        auto (default): on in the CUDA build when MPI is not\n"
+        "                        CUDA-aware, off on the CPU build (the same bits either way)\n"
         "  --graph               CUDA build: capture each step without a pair search as a\n"
-        "                        CUDA graph and launch it whole (not with --halo host)\n"
+        "                        CUDA graph and launch it whole (not with --halo host\n"
+        "                        or mpi)\n"
         "output and restart (every driver writes the same bytes; a restart may change\n"
         "--pes, --dd, --halo and --transport):\n"
         "  --dump FILE           trajectory frames, atoms in id order, positions wrapped,\n"
@@ -190,6 +201,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
     md_io_options_default(&o->io);
     bool pes_given = false, dd_given = false;
     const char *par_only = NULL; /* the first option only the parallel drivers use */
+    const char *mpi_only = NULL; /* an option only --halo mpi uses */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strncmp(a, "--", 2) != 0)
@@ -211,7 +223,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
             "--cells", "--density", "--temperature", "--seed", "--data", "--steps",
             "--dt", "--rc", "--skin", "--nstlist", "--thermo", "--pes", "--dd",
             "--dim-order", "--halo", "--transport", "--dump", "--checkpoint", "--restart",
-            "--force-kernel", "--bulk-copy"};
+            "--force-kernel", "--bulk-copy", "--mpi-staging"};
         bool is_flag = false, known = false;
         for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
             is_flag |= strcmp(name, flags[k]) == 0;
@@ -314,10 +326,12 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
                 o->halo = MD_HALO_SERIAL;
             else if (!strcmp(val, "direct26"))
                 o->halo = MD_HALO_DIRECT26;
+            else if (!strcmp(val, "mpi"))
+                o->halo = MD_HALO_MPI;
             else
                 return md_fail(err, "--halo '%s': give fused, pulse or serial, host (the "
-                                    "CPU-initiated baseline) or direct26 (HOOMD's "
-                                    "26-neighbour exchange)", val);
+                                    "CPU-initiated baseline), mpi (the same through MPI) or "
+                                    "direct26 (HOOMD's 26-neighbour exchange)", val);
         } else if (!strcmp(name, "--force-kernel")) {
             par_only = par_only ? par_only : "--force-kernel";
             if (!strcmp(val, "auto"))
@@ -338,6 +352,16 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
                 o->bulk = MD_BULK_OFF;
             else
                 return md_fail(err, "--bulk-copy '%s': give on, off or auto", val);
+        } else if (!strcmp(name, "--mpi-staging")) {
+            mpi_only = "--mpi-staging";
+            if (!strcmp(val, "auto"))
+                o->mpi_staging = MD_STAGING_AUTO;
+            else if (!strcmp(val, "on"))
+                o->mpi_staging = MD_STAGING_ON;
+            else if (!strcmp(val, "off"))
+                o->mpi_staging = MD_STAGING_OFF;
+            else
+                return md_fail(err, "--mpi-staging '%s': give on, off or auto", val);
         } else if (!strcmp(name, "--transport")) {
             par_only = par_only ? par_only : "--transport";
             if (!strcmp(val, "auto"))
@@ -357,10 +381,18 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
     if (o->data && o->lattice_given)
         return md_fail(err, "--data reads the atoms from a file: leave out --cells, --density, "
                             "--temperature and --seed");
-    if (o->graph && o->halo == MD_HALO_HOST)
-        return md_fail(err, "--graph with --halo host: the host baseline waits for the GPU "
+    if (o->graph && (o->halo == MD_HALO_HOST || o->halo == MD_HALO_MPI))
+        return md_fail(err, "--graph with --halo %s: the host baseline waits for the GPU "
                             "inside a step, which a CUDA graph cannot hold; use --halo fused "
-                            "or pulse with --graph");
+                            "or pulse with --graph", o->halo == MD_HALO_MPI ? "mpi" : "host");
+    if (mpi_only && o->halo != MD_HALO_MPI)
+        return md_fail(err, "%s sets how --halo mpi hands its buffers to MPI; this run's "
+                            "halo sends no MPI message and would ignore it: leave it out or "
+                            "give --halo mpi", mpi_only);
+    if (o->halo == MD_HALO_MPI && o->transport == MD_TRANSPORT_DIRECT)
+        return md_fail(err, "--halo mpi with --transport direct: the MPI baseline moves every "
+                            "byte through MPI, never by stores into a peer; leave out "
+                            "--transport (or give signal)");
     /* The serial driver runs no kernels, no transport and no device clock: an option it
      * would ignore is refused rather than silently dropped, even with its default value. */
     if (par_only && o->halo == MD_HALO_SERIAL)

@@ -23,10 +23,11 @@ typedef struct md_options {
     bool timing;        /* --timing: per-phase device times (parallel driver) */
     bool halo_stats;    /* --halo-stats: messages and bytes per step (par_stats.h) */
     md_io_options io;   /* --dump --checkpoint --restart --progress ... (io.h) */
-    md_halo_kind halo;  /* --halo fused|pulse|host|serial (par.h; default fused) */
+    md_halo_kind halo;  /* --halo fused|pulse|host|mpi|direct26|serial (par.h; default fused) */
     md_transport transport; /* --transport direct|signal|auto (default auto) */
     md_force_kind force;    /* --force-kernel loop|threads|auto (default auto) */
     md_bulk_kind bulk;      /* --bulk-copy on|off|auto (default auto) */
+    md_staging_kind mpi_staging; /* --mpi-staging on|off|auto (default auto; --halo mpi) */
     bool graph;             /* --graph: CUDA graph per step (CUDA build) */
 } md_options;
 

@@ -9,10 +9,11 @@
  *
  * Files, one direction of dependency: par.c (the run, the step, output) calls
  * par_setup.c (search steps: redistribution, pulse table, transports, halo test), the
- * variants par_fused.c, par_pulse.c, par_host.c (through their md_halo_ops), par_graph.c,
- * par_timing.c and par_stats.c (what the halos send: --halo-stats); the variants and
- * par_setup.c call only par_int.h's inline helpers, par_timing.c, par_stats.c and the
- * kernels (par_setup.c reaches the variant through c->halo); none calls back into par.c.
+ * variants par_fused.c, par_pulse.c, par_host.c, par_direct26.c, par_mpi.c (through their
+ * md_halo_ops), par_graph.c, par_timing.c and par_stats.c (what the halos send:
+ * --halo-stats); the variants and par_setup.c call only par_int.h's inline helpers,
+ * par_timing.c, par_stats.c and the kernels (par_setup.c reaches the variant through
+ * c->halo); none calls back into par.c.
  *
  * Ordering (why the exchanges need no handshake and signals no reset). Within a PE the
  * streams and events order: update(start) before both force kernels and the coordinate
@@ -81,6 +82,12 @@ static void halo_f(md_par_pe *c, cudaStream_t s)
     c->traffic.nf++;
 }
 
+/* par_mpi.c links MPI, so only the programs that run it link it (bin/shmemu-md and the CUDA
+ * build: md/md.mk, md/cuda.mk); libshmemu_md.a leaves it out. Weak here: in a program
+ * without it (the md tests) these are NULL and md_par_run refuses --halo mpi. */
+extern const md_halo_ops md_halo_mpi __attribute__((weak));
+int md_par_mpi_check(md_error *err) __attribute__((weak));
+
 /* The variant of --halo (par_int.h md_halo_ops): the one place a kind names its file. */
 static const md_halo_ops *halo_variant(md_halo_kind k)
 {
@@ -90,6 +97,7 @@ static const md_halo_ops *halo_variant(md_halo_kind k)
     case MD_HALO_HOST:
         return &md_halo_host;
     case MD_HALO_DIRECT26: return &md_halo_direct26;
+    case MD_HALO_MPI: return &md_halo_mpi;
     default: /* MD_HALO_PULSE (MD_HALO_SERIAL never reaches the parallel driver) */
         return &md_halo_pulse;
     }
@@ -693,6 +701,15 @@ int md_par_run(const md_system *sys, const md_params *par, const md_ddparams *dd
                        MD_BULK_SMEM, MD_BULK_SMEM);
     if (opt->want && !opt->snapshot)
         return md_fail(err, "md_par_opts: want is set without snapshot");
+    if (opt->halo == MD_HALO_MPI && opt->transport == MD_TRANSPORT_DIRECT)
+        return md_fail(err, "--halo mpi with --transport direct: the MPI baseline moves every "
+                       "byte through MPI, never by stores into a peer; leave out --transport "
+                       "(or give signal)");
+    if (opt->halo == MD_HALO_MPI && (&md_halo_mpi == NULL || md_par_mpi_check == NULL))
+        return md_fail(err, "--halo mpi: this program was linked without md/src/par_mpi.c "
+                       "(only shmemu-md has it); run it with shmemu-md");
+    if (opt->halo == MD_HALO_MPI && md_par_mpi_check(err) != 0)
+        return -1;
     md_par_job *job = (md_par_job *)md_xcalloc(1, sizeof *job);
     md_system copy = *sys;
     md_atoms_clone(&copy.atoms, &sys->atoms);
@@ -705,6 +722,8 @@ int md_par_run(const md_system *sys, const md_params *par, const md_ddparams *dd
         job->opt.halo_blocks = 1;
     if (job->opt.halo_threads < 1)
         job->opt.halo_threads = 1;
+    if (job->opt.halo == MD_HALO_MPI) /* the put path's staging: the pack into xstage, no */
+        job->opt.transport = MD_TRANSPORT_SIGNAL; /* nvshmem_ptr (par_mpi.c) */
     job->cb = cb;
     job->cb_ctx = cb_ctx;
     job->cap = sys->atoms.n + 64;

@@ -26,8 +26,10 @@
  * unpack kernel (par_host.c). */
 typedef enum {
     MD_HALO_FUSED = 0, MD_HALO_PULSE = 1, MD_HALO_SERIAL = 2, MD_HALO_HOST = 3,
-    MD_HALO_DIRECT26 = 4 /* HOOMD-blue's direct exchange with up to 26 neighbours, one
-                          * phase, no force return (par_direct26.c) */
+    MD_HALO_DIRECT26 = 4, /* HOOMD-blue's direct exchange with up to 26 neighbours, one
+                           * phase, no force return (par_direct26.c) */
+    MD_HALO_MPI = 5       /* the host baseline's schedule with MPI persistent requests
+                           * (par_mpi.c): MPI backend, or the CUDA build under mpirun */
 } md_halo_kind;
 typedef enum { MD_TRANSPORT_AUTO = 0, MD_TRANSPORT_DIRECT = 1, MD_TRANSPORT_SIGNAL = 2 } md_transport;
 /* The force kernels' form (halo.h), the same bits either way. auto: the pair loop on the CPU
@@ -39,16 +41,23 @@ typedef enum { MD_FORCE_AUTO = 0, MD_FORCE_LOOP = 1, MD_FORCE_THREADS = 2 } md_f
  * same bits either way. auto: off on the CPU build (the path the race-check matrix
  * measured), on in the CUDA build. Put-with-signal routes are the same either way. */
 typedef enum { MD_BULK_AUTO = 0, MD_BULK_OFF = 1, MD_BULK_ON = 2 } md_bulk_kind;
+/* --halo mpi's buffers (par_mpi.c): MPI sends and receives device memory itself (off), or
+ * host copies of it, cudaMemcpy before each send and after each receive (on: an MPI that is
+ * not CUDA-aware), the same bits either way. auto: on in the CUDA build when MPI is not
+ * CUDA-aware, off on the CPU build (its device memory is host memory). */
+typedef enum { MD_STAGING_AUTO = 0, MD_STAGING_OFF = 1, MD_STAGING_ON = 2 } md_staging_kind;
 
 typedef struct md_par_opts {
-    md_halo_kind halo;       /* fused (default), pulse or host */
-    md_transport transport;  /* auto: direct where nvshmem_ptr gives the peer, else signal */
+    md_halo_kind halo;       /* fused (default), pulse, host, direct26 or mpi */
+    md_transport transport;  /* auto: direct where nvshmem_ptr gives the peer, else signal;
+                              * halo mpi: signal (every byte through MPI), direct refused */
     int halo_blocks;         /* blocks per pulse of the halo kernels (default 2) */
     int halo_threads;        /* threads per block of the halo kernels (default 32) */
     int force_blocks;        /* blocks of each force kernel (0: loop: cores / PEs, at least
                               * 1; threads: one thread per i-entry) */
     md_force_kind force;     /* the force kernels' form (auto: by build) */
     md_bulk_kind bulk;       /* direct path: bulk copies (auto: by build) */
+    md_staging_kind mpi_staging; /* halo mpi: host copies for MPI (auto: by build and MPI) */
     int bulk_chunk;          /* elements per bulk copy: 0 (MD_BULK_SMEM), or even, 2 to
                               * MD_BULK_SMEM (tests: small chunks cross many boundaries) */
     bool graph;              /* CUDA build: each step without a search is captured as a CUDA
@@ -119,6 +128,12 @@ typedef struct md_par_result {
     long graph_launches;     /* opt.graph: steps launched as a graph (PE 0) */
     long graph_builds;       /* opt.graph: instantiations (the rest were updates) */
 } md_par_result;
+
+/* --halo mpi (par_mpi.c): 0 when this process can run it (the CPU build on the MPI
+ * backend, SHMEMU_BACKEND=mpi or started by mpirun; the CUDA build started by mpirun, built
+ * with MPI); else -1 with err saying how to start it. md_par_run calls it before any PE
+ * starts; shmemu-md before it prints anything. */
+int md_par_mpi_check(md_error *err);
 
 /* Runs sys (the state of step opt->first_step) to step par->steps on dd->pes PE threads.
  * Returns 0, or -1 with err. */

@@ -1,6 +1,6 @@
 /*
  * par_int.h: one PE's state in the parallel driver (par.c: steps; par_setup.c: search) and
- * the halo-variant table (par_fused.c, par_pulse.c, par_host.c).
+ * the halo-variant table (par_fused.c, par_pulse.c, par_host.c, par_direct26.c, par_mpi.c).
  */
 #ifndef MD_PAR_INT_H
 #define MD_PAR_INT_H
@@ -95,6 +95,7 @@ extern const md_halo_ops md_halo_fused; /* par_fused.c: paper 000 Alg. 3-6 */
 extern const md_halo_ops md_halo_pulse; /* par_pulse.c: kernels per pulse */
 extern const md_halo_ops md_halo_host;  /* par_host.c: CPU-initiated baseline */
 extern const md_halo_ops md_halo_direct26; /* par_direct26.c: HOOMD's direct exchange */
+extern const md_halo_ops md_halo_mpi;   /* par_mpi.c: the host baseline through MPI */
 
 struct md_par_pe {
     md_par_job *job;
@@ -143,6 +144,7 @@ struct md_par_pe {
     void *graph_exec;          /* --graph: the instantiated step (cudaGraphExec_t) */
     long graph_builds, graph_launches;
     struct md_par_d26 *d26;    /* --halo direct26's state (par_direct26.c); NULL otherwise */
+    struct md_par_mpi *mpi;    /* --halo mpi's requests (par_mpi.c); NULL otherwise */
     md_step_traffic step_traffic; /* one step's exchanges with the current tables */
     md_run_traffic traffic;    /* this PE's sums over the run (par.c adds per exchange) */
 };
@@ -176,9 +178,11 @@ static inline md_halo_args md_par_halo_args(md_par_pe *c, uint64_t seq, md_trole
 }
 
 /* The variants' traffic ops (par_stats.c): the staged pulse table (fused, pulse), the host
- * baseline's, direct26's neighbour table (n directions). */
+ * baseline's, the MPI baseline's, direct26's neighbour table (n directions). */
 void md_par_pulse_traffic(const md_par_pe *c, md_step_traffic *t);
 void md_par_host_traffic(const md_par_pe *c, md_step_traffic *t);
+/* --halo mpi's: a message per non-empty send, no signal words, no barriers. */
+void md_par_mpi_traffic(const md_par_pe *c, md_step_traffic *t);
 struct md_d26_nbr;
 void md_par_d26_traffic(const struct md_d26_nbr *nbr, int n, md_step_traffic *t);
 /* Collective, at the end of a run with opt.traffic: PE 0 gets every PE's sums. */

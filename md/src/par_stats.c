@@ -12,6 +12,8 @@
  *     word only, and the owner loads its send_size atoms' forces from our slots;
  *   host baseline (par_host.c), per pulse and exchange: the same data without signal
  *     words (host nvshmem_putmem on the put path), and one barrier;
+ *   MPI baseline (par_mpi.c), per pulse and exchange: the same data as one MPI message
+ *     (a persistent send started) where it is not empty; no signal words, no barriers;
  *   direct26 (kernels/halo_direct26.c), per neighbour direction: send_size atoms with the
  *     signal word x[slot]; the acknowledgement is one signal word ack[slot], a release
  *     store on a direct route, a signal op on a put-with-signal one.
@@ -80,6 +82,18 @@ void md_par_pulse_traffic(const md_par_pe *c, md_step_traffic *t)
 void md_par_host_traffic(const md_par_pe *c, md_step_traffic *t)
 {
     pulse_traffic(c, true, t);
+}
+
+void md_par_mpi_traffic(const md_par_pe *c, md_step_traffic *t)
+{
+    memset(t, 0, sizeof *t);
+    for (int p = 0; p < c->grid.total_pulses; p++) {
+        const md_dpulse *m = &c->hdp[p];
+        t->x.msgs += m->send_size > 0; /* one message: the three components in one datatype */
+        t->x.payload += (int64_t)m->send_size * ATOM_BYTES;
+        t->f.msgs += m->recv_size > 0;
+        t->f.payload += (int64_t)m->recv_size * ATOM_BYTES;
+    }
 }
 
 void md_par_d26_traffic(const struct md_d26_nbr *nbr, int n, md_step_traffic *t)

@@ -30,6 +30,8 @@
  *       one per component, plus one per signal word stored. A send of n > 0 atoms is three
  *       ranges and the signal store. (The kernels split each range among the route's
  *       halo_blocks blocks; with --bulk-copy a range moves as bulk copies: still one range.)
+ *   msgs, --halo mpi: one MPI message (a persistent send started; its three components
+ *       travel in one derived datatype); an empty send is no message.
  *   payload: bytes of coordinates or forces, 3 x 8 per atom, whatever the transport.
  *   signal words: 64-bit words written in a peer's signal block (8 bytes each).
  *   barriers: the host baseline's nvshmem_barrier_all, one per pulse and exchange.
