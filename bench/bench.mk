@@ -12,10 +12,10 @@
 #   make bench-cuda            the emulator's costs for 1024-thread blocks, the same kernels in
 #                              the dialect (emu_costs) and as .cu through bin/shmemu-nvcc
 #                              (cuda_costs), side by side (bench/cuda_costs.sh)
-#   make bench-backends        the PE backends side by side, threads against process
-#                              (SHMEMU_BACKEND): put-with-signal ping-pong and put bandwidth
-#                              beside the raw floor, MPI and OpenSHMEM; MD atom-steps/s at 2, 4
-#                              and 8 PEs (bench/backends.sh)
+#   make bench-backends        the PE backends side by side, threads, process (SHMEMU_BACKEND)
+#                              and MPI (mpirun; one node and two): put-with-signal ping-pong
+#                              and put bandwidth beside the raw floor, MPI and OpenSHMEM; MD
+#                              atom-steps/s at 2, 4 and 8 PEs (bench/backends.sh)
 #   make bench-cg              the cg app: shmemu-cg's serial solver against PETSc's KSPCG (and
 #                              a plain-double CG) on one core, the emulated solvers against
 #                              serial at 1, 2, 4 PEs (bench/cg.sh); needs Debian's petsc-dev
@@ -39,11 +39,12 @@ BENCH_BIN := $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu \
 bench-bounds: $(BENCH_DIR)/pingpong_shmemu $(BENCH_DIR)/put_bw_shmemu
 	BUILD=$(BUILD) bench/bounds_check.sh
 
-# The PE backends side by side (a few minutes; its own section of bench/RESULTS.md).
-# (md/md.mk, which names $(MD_BIN), is included after this file: the prerequisite is spelled
-# out.)
+# The PE backends side by side (several minutes; its own section of bench/RESULTS.md). The
+# MPI backend's plugin ($(MPI_PLUGIN), empty without mpicc: the script then says what is
+# missing). (md/md.mk, which names $(MD_BIN), is included after this file: the prerequisite
+# is spelled out.)
 bench-backends: $(BENCH_DIR)/pingpong_raw $(BENCH_DIR)/pingpong_shmemu $(BENCH_DIR)/put_bw_shmemu \
-                $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem $(PROG_DIR)/shmemu-md
+                $(BENCH_DIR)/pingpong_mpi $(BENCH_DIR)/pingpong_oshmem $(PROG_DIR)/shmemu-md $(MPI_PLUGIN)
 	BUILD=$(BUILD) MD_BIN=$(MD_BIN) bench/backends.sh
 
 # The cg benchmark (minutes; its own section of bench/RESULTS.md). Not part of `make bench`

@@ -10,8 +10,14 @@
  * GB/s (1e9 bytes/s) of each, and the median of the per-pair ratios putmem/memcpy (a pair is
  * two adjacent trials, so a noisy neighbour slows both sides of it).
  *
- * Output, one line per size:
+ * Output, one line per size (putmem_gbs with 5 decimals: through MPI RMA a small put runs at
+ * kB/s):
  *   put_bw bytes=<n> memcpy_gbs=<..> putmem_gbs=<..> ratio=<..> trials=<..>
+ *
+ * A peer that loads and stores cannot reach (nvshmem_ptr NULL: the MPI backend with the PEs
+ * on two "nodes", SHMEMU_MPI_NODE_SIZE=1) has no memcpy to compare with: the program then
+ * fails, unless BENCH_BW_PUT_ONLY=1, with which it times putmem alone (memcpy_gbs and ratio
+ * print as 0) and checks each size's arrival with nvshmem_getmem.
  */
 #include <nvshmem.h>
 #include <shmemu/pgas.h>
@@ -72,6 +78,21 @@ static double time_putmem(void *dst, const void *src, size_t bytes, size_t reps,
     return (double)(bytes * reps) / (double)(t ? t : 1);
 }
 
+/* check_put for a peer without a pointer: clears both ends of its buffer, puts, reads back. */
+static int check_put_remote(unsigned char *dst, const unsigned char *src, size_t bytes)
+{
+    static const unsigned char zero[8];
+    unsigned char head[8], tail[8];
+    nvshmem_putmem(dst, zero, 8, 1);
+    nvshmem_putmem(dst + bytes - 8, zero, 8, 1);
+    nvshmem_quiet();
+    nvshmem_putmem(dst, src, bytes, 1);
+    nvshmem_quiet();
+    nvshmem_getmem(head, dst, 8, 1);
+    nvshmem_getmem(tail, dst + bytes - 8, 8, 1);
+    return memcmp(head, src, 8) != 0 || memcmp(tail, src + bytes - 8, 8) != 0;
+}
+
 /* Checks that one putmem of `bytes` lands: clears both ends of the peer's buffer first. */
 static int check_put(unsigned char *peer_dst, unsigned char *dst, const unsigned char *src,
                      size_t bytes)
@@ -104,17 +125,26 @@ static int pe_main(void *arg)
     int bad = 0;
     if (me == 0) {
         unsigned char *peer_dst = nvshmem_ptr(dst, 1);
-        if (!peer_dst) {
-            fprintf(stderr, "put_bw_shmemu: nvshmem_ptr(dst, 1) is NULL (SHMEMU_NO_PTR?): "
-                            "memcpy has no peer buffer to write; unset it\n");
+        const char *put_only_env = getenv("BENCH_BW_PUT_ONLY");
+        bool put_only = !peer_dst && put_only_env && strcmp(put_only_env, "1") == 0;
+        if (!peer_dst && !put_only) {
+            fprintf(stderr, "put_bw_shmemu: nvshmem_ptr(dst, 1) is NULL (SHMEMU_NO_PTR, or PE 1 on "
+                            "another node): memcpy has no peer buffer to write; unset it, or set "
+                            "BENCH_BW_PUT_ONLY=1 to time putmem alone\n");
             bad = 1;
         }
         double mc[TRIALS_MAX], pm[TRIALS_MAX], ratio[TRIALS_MAX];
         for (size_t bytes = MIN_BYTES; !bad && bytes <= MAX_BYTES; bytes *= 2) {
             size_t reps = reps_for(bytes);
-            time_memcpy(peer_dst, src, bytes, reps); /* warm-up of both, untimed */
+            if (!put_only)
+                time_memcpy(peer_dst, src, bytes, reps); /* warm-up of both, untimed */
             time_putmem(dst, src, bytes, reps, 1);
             for (int t = 0; t < trials; t++) {
+                if (put_only) {
+                    pm[t] = time_putmem(dst, src, bytes, reps, 1);
+                    mc[t] = ratio[t] = 0;
+                    continue;
+                }
                 if (t % 2 == 0) {
                     mc[t] = time_memcpy(peer_dst, src, bytes, reps);
                     pm[t] = time_putmem(dst, src, bytes, reps, 1);
@@ -124,11 +154,11 @@ static int pe_main(void *arg)
                 }
                 ratio[t] = pm[t] / mc[t];
             }
-            if (check_put(peer_dst, dst, src, bytes)) {
+            if (put_only ? check_put_remote(dst, src, bytes) : check_put(peer_dst, dst, src, bytes)) {
                 fprintf(stderr, "put_bw_shmemu: putmem of %zu bytes did not arrive\n", bytes);
                 bad = 1;
             }
-            printf("put_bw bytes=%zu memcpy_gbs=%.3f putmem_gbs=%.3f ratio=%.3f trials=%d\n",
+            printf("put_bw bytes=%zu memcpy_gbs=%.3f putmem_gbs=%.5f ratio=%.3f trials=%d\n",
                    bytes, bench_median(mc, (size_t)trials), bench_median(pm, (size_t)trials),
                    bench_median(ratio, (size_t)trials), trials);
             fflush(stdout);

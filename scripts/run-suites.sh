@@ -17,7 +17,7 @@
 # long ones first, so that a 2-core CI machine keeps both cores busy: a valgrind tool runs
 # a suite's threads one at a time, on one core. Each suite's line is printed as it ends.
 #
-# Environment: SUITE_TIMEOUT (seconds per suite; default 300 natively, 1800 under valgrind),
+# Environment: SUITE_RUNNER (a launcher command, native runs only), SUITE_TIMEOUT (seconds per suite; default 300 natively, 1800 under valgrind),
 # SHMEMU_HANG_TIMEOUT (default 60 natively, 900 under valgrind), VALGRIND_FLAGS (extra
 # valgrind options), SUITE_JOBS, VERBOSE=1.
 set -u
@@ -36,6 +36,8 @@ runner=()
 case "$tool" in
 "")
     : "${SUITE_TIMEOUT:=300}"
+    # SUITE_RUNNER: a launcher for every suite (make test-mpi: mpirun -np 4 ...).
+    [ -z "${SUITE_RUNNER:-}" ] || read -r -a runner <<<"$SUITE_RUNNER"
     # A wait that hangs fails its suite within a minute rather than two.
     : "${SHMEMU_HANG_TIMEOUT:=60}"
     export SHMEMU_HANG_TIMEOUT
@@ -132,7 +134,7 @@ esac
 # The suites that take longest (minutes under DRD) start first; the order of the rest is
 # kept. Only the wall time depends on this list.
 long_first=" test_md_par test_md_io test_sched_md test_order test_shmem test_shmem_ctx "
-long_first+="test_shmem_coll15 test_shmem_fixes test_sched test_emu_launch "
+long_first+="test_shmem_coll15 test_shmem_fixes test_sched test_emu_launch test_cg_par "
 ordered=()
 for bin in "$@"; do
     case "$long_first" in *" $(basename "$bin") "*) ordered+=("$bin") ;; esac

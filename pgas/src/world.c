@@ -349,6 +349,9 @@ static int launch_ranks(int n_pes, const pe_start *proto, const pgas_backend *ba
             fprintf(stderr, "shmemu: SHMEMU_BACKEND=%s: %s\n", backend->name, err);
             exit(2);
         }
+        /* Loaded: the file is no longer needed, so a rank killed now leaves none behind (no
+         * race checker runs on this backend to read its debug information later). */
+        pgas_image_remove_files(&job_image);
     }
     world->image = proto->image;
     pe_start start;
