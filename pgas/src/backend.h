@@ -13,9 +13,10 @@
  *   wake                    wake the threads parked on words a write changed
  *   barrier                 the job-wide (and team-wide) barrier primitive
  *
- * Two backends exist: threads of one process (backend_threads.c), where every heap is a
- * slice of one mapping, and processes forked from one (backend_process.c), the same layout
- * in shared memory. A backend is one file defining a `const pgas_backend` and one entry
+ * Three backends exist: threads of one process (backend_threads.c), where every heap is a
+ * slice of one mapping; processes forked from one (backend_process.c), the same layout in
+ * shared memory; and MPI ranks (pgas/mpi/backend_mpi.c, a plugin loaded by
+ * backend_mpi_load.c), whose entries below `ranks` carry what per-process records need. A backend is one file defining a `const pgas_backend` and one entry
  * in pgas_backends[] (backend.c); the job's backend is chosen once, when the job starts, and
  * kept in world->backend (docs/pgas.md, "Backends").
  *
