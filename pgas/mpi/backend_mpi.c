@@ -279,7 +279,8 @@ static int mpi_heap_map(pgas_world *w, char *err, size_t err_len)
         job.view[p] = base + all[2 * p];
     }
     free(all);
-    memset(job.view[job.me], 0, hs);
+    /* No memset: the window's segment is a new shared-memory file, whose pages are zero;
+     * touching every page of the heap here cost every job its whole heap in memory. */
     /* Tokens for the heaps of other nodes: inaccessible, aligned like a heap. */
     job.token_bytes = hs * (size_t)n + PGAS_HEAP_ALIGN;
     char *t = mmap(NULL, job.token_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
