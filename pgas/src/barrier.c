@@ -18,6 +18,11 @@ void pgas_barrier_wait(pgas_thread *t, pgas_barrier *b, int n_members, const cha
     const bool hb = pgas_ordering()->barrier_hb;
     if (hb)
         pgas_hb_before(token);
+    /* A ranks backend's barrier blocks in MPI, not in park.c's waits, which deliver the
+     * thread's queued puts (checking mode) before they block: deliver them here, or a peer
+     * waiting for one of them at this barrier's far side would wait for ever. */
+    if (t->world->backend->ranks && t->n_pending > 0)
+        pgas_deliver_all(t);
     pgas_be_barrier(t, b, n_members, call);
     if (hb)
         pgas_hb_after(token);
