@@ -104,7 +104,7 @@ md_same() {
     elif [ "$want" = signal ] && ! grep -q " 0 pulse routes direct" <<<"$timing"; then
         bad "$what: --transport auto did not pick put-with-signal between nodes" "$timing"
     else
-        ok "$what: every line equal to the threads backend's${want:+ (auto: put-with-signal)}"
+        ok "$what: every line equal to the threads backend's${want:+ (put-with-signal on every route)}"
     fi
 }
 for halo in fused pulse host; do

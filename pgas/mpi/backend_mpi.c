@@ -471,6 +471,20 @@ static void mpi_get(const pgas_world *w, int pe, void *dest, const char *remote_
 }
 
 /* An AMO through MPI: the runtime calls it where amo_via_backend (below) says so. */
+/* The MPI operation of a fetch-and-op AMO (every op but CSWAP). */
+static MPI_Op mpi_op_of(pgas_amo_op op)
+{
+    switch (op) {
+    case PGAS_AMO_SET:
+    case PGAS_AMO_SWAP: return MPI_REPLACE;
+    case PGAS_AMO_ADD: return MPI_SUM;
+    case PGAS_AMO_AND: return MPI_BAND;
+    case PGAS_AMO_OR: return MPI_BOR;
+    case PGAS_AMO_XOR: return MPI_BXOR;
+    default: return MPI_NO_OP; /* PGAS_AMO_FETCH */
+    }
+}
+
 static uint64_t mpi_amo(const pgas_world *w, int pe, char *target, size_t size, int op,
                         uint64_t value, uint64_t cond)
 {
@@ -484,29 +498,12 @@ static uint64_t mpi_amo(const pgas_world *w, int pe, char *target, size_t size, 
     void *c = size == 4 ? (void *)&c32 : (void *)&c64;
     void *o = size == 4 ? (void *)&o32 : (void *)&o64;
     lock();
-    switch ((pgas_amo_op)op) {
-    case PGAS_AMO_FETCH:
-        MPI_OK(MPI_Fetch_and_op(NULL, o, type, pe, disp, MPI_NO_OP, at.win));
-        break;
-    case PGAS_AMO_SET:
-    case PGAS_AMO_SWAP:
-        MPI_OK(MPI_Fetch_and_op(v, o, type, pe, disp, MPI_REPLACE, at.win));
-        break;
-    case PGAS_AMO_CSWAP:
+    if ((pgas_amo_op)op == PGAS_AMO_CSWAP) {
         MPI_OK(MPI_Compare_and_swap(v, c, o, type, pe, disp, at.win));
-        break;
-    case PGAS_AMO_ADD:
-        MPI_OK(MPI_Fetch_and_op(v, o, type, pe, disp, MPI_SUM, at.win));
-        break;
-    case PGAS_AMO_AND:
-        MPI_OK(MPI_Fetch_and_op(v, o, type, pe, disp, MPI_BAND, at.win));
-        break;
-    case PGAS_AMO_OR:
-        MPI_OK(MPI_Fetch_and_op(v, o, type, pe, disp, MPI_BOR, at.win));
-        break;
-    case PGAS_AMO_XOR:
-        MPI_OK(MPI_Fetch_and_op(v, o, type, pe, disp, MPI_BXOR, at.win));
-        break;
+    } else {
+        /* Every other AMO is one fetch-and-op; FETCH sends nothing. */
+        MPI_Op mop = mpi_op_of((pgas_amo_op)op);
+        MPI_OK(MPI_Fetch_and_op(mop == MPI_NO_OP ? NULL : v, o, type, pe, disp, mop, at.win));
     }
     MPI_OK(MPI_Win_flush(pe, at.win));
     unlock();

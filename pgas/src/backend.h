@@ -156,8 +156,6 @@ extern const pgas_backend pgas_backend_process; /* backend_process.c */
 /* The MPI backend, loaded from its plugin on first use (backend_mpi_load.c): NULL, with a
  * message in err, when the plugin cannot be loaded (shmemu built without MPI). */
 const pgas_backend *pgas_backend_mpi(char *err, size_t err_len);
-/* True when this process was started by mpirun (or another PMI launcher) as one rank. */
-bool pgas_started_by_mpirun(void);
 
 /* The backend named `name`, or NULL. */
 const pgas_backend *pgas_backend_find(const char *name);

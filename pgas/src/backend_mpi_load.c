@@ -86,18 +86,6 @@ const pgas_backend *pgas_backend_mpi(char *err, size_t err_len)
     return loaded_ok;
 }
 
-bool pgas_started_by_mpirun(void)
-{
-    static const char *const names[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
-                                        "PMI_SIZE"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *v = getenv(names[i]);
-        if (v != NULL && v[0] != '\0')
-            return true;
-    }
-    return false;
-}
-
 /* ---- shmemu/mpi.h -------------------------------------------------------------------- */
 
 int shmemu_mpi_job(void)

@@ -114,12 +114,24 @@ int pgas_mpirun_size(void)
     return 1;
 }
 
+bool pgas_started_by_mpirun(void)
+{
+    static const char *const names[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
+                                        "PMI_SIZE"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v != NULL && v[0] != '\0')
+            return true;
+    }
+    return false;
+}
+
 /* Whether jobs started now run with every PE an MPI rank (the backend's choice, backend.c). */
 static bool ranks_backend_chosen(void)
 {
     const char *backend = shmemu_env_get("SHMEMU_BACKEND");
     if (backend == NULL || backend[0] == '\0')
-        return getenv("OMPI_COMM_WORLD_SIZE") != NULL || getenv("PMI_SIZE") != NULL;
+        return pgas_started_by_mpirun();
     return strcmp(backend, "mpi") == 0;
 }
 

@@ -442,6 +442,8 @@ void pgas_check_device_only(const pgas_thread *t, const char *call);
 
 /* The ranks mpirun started (OMPI_COMM_WORLD_SIZE, PMI_SIZE), or 1 outside mpirun. */
 int pgas_mpirun_size(void);
+/* True when this process was started by mpirun (or another PMI launcher) as one rank. */
+bool pgas_started_by_mpirun(void);
 
 /* ---- the job's shared records (job_memory.c) ------------------------------------------ */
 
