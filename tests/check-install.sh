@@ -92,6 +92,15 @@ if cc -O2 -o ring_pc ring.c $(pkg-config --cflags --libs shmemu-main) 2>"$tmp/pc
     if ldd ./ring_pc | grep -q "libshmemu.so => $prefix/lib/libshmemu.so"; then
         ok "pkg-config build loads $prefix/lib/libshmemu.so"
     else bad "pkg-config build's libshmemu.so" "$(ldd ./ring_pc)"; fi
+    # Under mpirun the installed library finds the MPI plugin installed beside it (not the
+    # build tree's): ld.so's log of each rank names the file it opened.
+    out=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 4 --oversubscribe \
+          -x LD_DEBUG=files -x LD_DEBUG_OUTPUT="$tmp/ld" ./ring_pc 2>&1)
+    rc=$?
+    nplug=$(cat "$tmp"/ld.* 2>/dev/null | grep -c "file=$prefix/lib/libshmemu_mpi.so .*generating link map")
+    if [ "$rc" = 0 ] && [ "$out" = "$want" ] && [ "$nplug" = 4 ]; then
+        ok "pkg-config shmemu-main under mpirun -np 4: 4 PEs, each rank loads $prefix/lib/libshmemu_mpi.so"
+    else bad "pkg-config shmemu-main under mpirun -np 4: exit $rc, $nplug of 4 ranks loaded the installed plugin" "$out"; fi
 else
     bad "cc ring.c \$(pkg-config --cflags --libs shmemu-main)" "$(cat "$tmp/pc.log")"
 fi
@@ -110,8 +119,15 @@ fi
 hdr_fail=""
 for h in $(cd "$prefix/include/shmemu" && find . -name '*.h' -not -path './cuda/*' | sed 's|^\./||' | sort); do
     printf '#include <%s>\nint main(void) { return 0; }\n' "$h" >hdr.c
-    # shellcheck disable=SC2046
-    cc -std=c17 -c -o hdr.o hdr.c $(pkg-config --cflags shmemu) 2>"$tmp/hdr.log" ||
+    # A header for code that speaks MPI (shmemu/mpi.h) compiles with MPI's flags too, as its
+    # comment tells users; every other header with shmemu's alone.
+    extra=""
+    if grep -q '^#include <mpi.h>' "$prefix/include/shmemu/$h"; then
+        extra=$(mpicc --showme:compile 2>/dev/null) ||
+            { hdr_fail+="$h: needs MPI's headers, and mpicc --showme:compile gave none"$'\n'; continue; }
+    fi
+    # shellcheck disable=SC2046,SC2086
+    cc -std=c17 -c -o hdr.o hdr.c $(pkg-config --cflags shmemu) $extra 2>"$tmp/hdr.log" ||
         hdr_fail+="$h: $(head -3 "$tmp/hdr.log")"$'\n'
 done
 n_cuda=0

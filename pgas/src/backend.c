@@ -36,7 +36,7 @@ const pgas_backend *pgas_backend_find(const char *name)
 /* The MPI backend, or exit with why it cannot be loaded. */
 static const pgas_backend *mpi_or_exit(const char *why)
 {
-    char err[768];
+    char err[2048];
     const pgas_backend *b = pgas_backend_mpi(err, sizeof err);
     if (b != NULL)
         return b;

@@ -3,9 +3,10 @@
  *
  * The MPI backend (pgas/mpi/backend_mpi.c) is a shared object of its own, linked with Open
  * MPI, so that only a job on it loads MPI: no program, test or sanitizer build of shmemu
- * links it otherwise. It is looked for in SHMEMU_MPI_PLUGIN (a path), else in the library
- * folders this runtime was built for (the build's lib/ and the install's PREFIX/lib,
- * SHMEMU_PLUGIN_DIRS from the Makefile). The plugin calls nothing of the runtime; the one
+ * links it otherwise. It is looked for in SHMEMU_MPI_PLUGIN (a path), else beside the
+ * shared libshmemu.so that holds this code (an install moved with DESTDIR, or copied), else in
+ * the library folders this runtime was built for (the build's lib/ and the install's
+ * PREFIX/lib, SHMEMU_PLUGIN_DIRS from the Makefile). The plugin calls nothing of the runtime; the one
  * operation it needs from here, waking this process's parked threads, is filled in below.
  */
 #include <dlfcn.h>
@@ -24,7 +25,7 @@
 
 static pgas_backend loaded;
 static const pgas_backend *loaded_ok;
-static char load_error[768];
+static char load_error[2048];
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
 static void *open_plugin(void)
@@ -37,11 +38,19 @@ static void *open_plugin(void)
                      path, dlerror());
         return h;
     }
-    char dirs[512];
+    char dirs[1536];
     snprintf(dirs, sizeof dirs, "%s", SHMEMU_PLUGIN_DIRS);
+    Dl_info self;
+    if (dladdr((void *)pgas_backend_mpi, &self) != 0 && self.dli_fname != NULL &&
+        strstr(self.dli_fname, ".so") != NULL) {
+        const char *slash = strrchr(self.dli_fname, '/');
+        if (slash != NULL)
+            snprintf(dirs, sizeof dirs, "%.*s:%s", (int)(slash - self.dli_fname), self.dli_fname,
+                     SHMEMU_PLUGIN_DIRS);
+    }
     char *save = NULL;
     for (char *d = strtok_r(dirs, ":", &save); d != NULL; d = strtok_r(NULL, ":", &save)) {
-        char file[640];
+        char file[1664];
         snprintf(file, sizeof file, "%s/%s", d, PLUGIN_NAME);
         void *h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
         if (h != NULL)
