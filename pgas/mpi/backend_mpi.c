@@ -47,6 +47,7 @@
  */
 #include <mpi.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +216,62 @@ static int mpi_job_end(pgas_world *w, int result)
     return first;
 }
 
+/* ---- the progress thread ------------------------------------------------------------- */
+
+/* A one-sided operation on memory a window does not share (another node's heap, and every
+ * peer's globals, which each process keeps private) may need the target's MPI to act: where
+ * there is no single-copy path between the processes (cross-memory attach refused, a network
+ * without hardware atomics), Open MPI carries a put, get or atomic as a message the target
+ * must handle. OpenSHMEM's progress rule wants it to complete while the target computes
+ * without calling the library (a PE that polls a global with plain loads,
+ * tests/process/nbi_flag.c; without this thread the initiator spun for ever, now and then).
+ * So every rank of a job of several PEs runs a thread that lets MPI progress every
+ * SHMEMU_MPI_PROGRESS_US microseconds (default 100; 0: no thread), from the heap's mapping
+ * to its unmapping. */
+#define PROGRESS_US_DEFAULT 100
+static pthread_t progress_thread;
+static atomic_bool progress_run;
+static bool progress_started;
+
+static void *progress_main(void *arg)
+{
+    long us = (long)(intptr_t)arg;
+    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+    pthread_setname_np(pthread_self(), "mpi progress");
+    while (atomic_load_explicit(&progress_run, memory_order_acquire)) {
+        int flag = 0;
+        lock();
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, job.job, &flag, MPI_STATUS_IGNORE);
+        unlock();
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+static void progress_start(void)
+{
+    int us = env_int("SHMEMU_MPI_PROGRESS_US", PROGRESS_US_DEFAULT);
+    if (us == 0 || job.n_pes < 2)
+        return;
+    atomic_store_explicit(&progress_run, true, memory_order_release);
+    int rc = pthread_create(&progress_thread, NULL, progress_main, (void *)(intptr_t)us);
+    if (rc != 0) {
+        fprintf(stderr, "shmemu: SHMEMU_BACKEND=mpi: cannot start the progress thread: %s\n",
+                strerror(rc));
+        exit(2);
+    }
+    progress_started = true;
+}
+
+static void progress_stop(void)
+{
+    if (!progress_started)
+        return;
+    atomic_store_explicit(&progress_run, false, memory_order_release);
+    pthread_join(progress_thread, NULL);
+    progress_started = false;
+}
+
 /* ---- heaps --------------------------------------------------------------------------- */
 
 static int mpi_heap_map(pgas_world *w, char *err, size_t err_len)
@@ -303,11 +360,13 @@ static int mpi_heap_map(pgas_world *w, char *err, size_t err_len)
     }
     w->backend_state = &job;
     MPI_OK(MPI_Barrier(job.job));
+    progress_start();
     return 0;
 }
 
 static void mpi_heap_unmap(pgas_world *w)
 {
+    progress_stop();
     MPI_Barrier(job.job);
     if (job.glob_win_made) {
         if (job.n_pes > 1) {
