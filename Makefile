@@ -194,8 +194,19 @@ VALGRIND_BIN   := $(filter-out $(VALGRIND_LATER),$(TEST_BIN))
 check-helgrind: libs $(TEST_BIN)
 	@scripts/run-suites.sh helgrind $(VALGRIND_BIN)
 
+# The applications' suites (md, cg, and the scheduler on md) run under helgrind in the
+# default suite and under DRD in their own target, `make check-drd-apps` (docs/checking.md,
+# "Cost"): DRD is the slowest tool by far on them (about 400 CPU s of the stage's 730), and
+# the runtime they are built on is checked by DRD through the pgas, emu and cuda suites.
+DRD_LATER := $(MD_TEST_BIN) $(CG_TEST_BIN) $(BUILD)/tests/test_sched_md
+DRD_BIN   := $(filter-out $(DRD_LATER),$(VALGRIND_BIN))
+
 check-drd: libs $(TEST_BIN)
-	@scripts/run-suites.sh drd $(VALGRIND_BIN)
+	@scripts/run-suites.sh drd $(DRD_BIN)
+
+.PHONY: check-drd-apps
+check-drd-apps: libs $(DRD_LATER)
+	@scripts/run-suites.sh drd $(DRD_LATER)
 
 .PHONY: check-valgrind-openshmem
 check-valgrind-openshmem: libs $(VALGRIND_LATER)
@@ -221,8 +232,8 @@ test-process: libs $(PROCESS_BIN) $(MD_BIN)
 # The MPI backend (docs/pgas.md, "The MPI backend"): the cmocka suites whose PE bodies check
 # inside the PEs run again with every PE an MPI rank (mpirun -np 4: jobs of 1-3 PEs), then
 # tests/check-mpi-backend.sh (OpenSHMEM programs across simulated nodes, the MD app against
-# the threads backend, the checking mode, a killed rank, misuse) and check-halo-mpi. Not yet a
-# stage of the README's test command (see docs/pgas.md for why).
+# the threads backend, the checking mode, a killed rank, misuse) and check-halo-mpi. A stage of
+# the README's test command; docs/pgas.md says which suites are left out and why.
 MPI_SUITES := test_rma test_signal test_coll test_shmem_types test_backend test_emu_launch \
               test_md_dd
 MPI_BIN    := $(addprefix $(BUILD)/tests/,$(MPI_SUITES))
@@ -342,7 +353,7 @@ help:
 	@echo "make check-asan      suites under ASan+UBSan (clang)"
 	@echo "make check-tsan      suites under ThreadSanitizer (clang)"
 	@echo "make check-helgrind  suites under valgrind --tool=helgrind"
-	@echo "make check-drd       suites under valgrind --tool=drd"
+	@echo "make check-drd       suites under valgrind --tool=drd (the runtime's; apps: check-drd-apps)"
 	@echo "make check-tools     racy program must be reported by helgrind, DRD and TSan"
 	@echo "make check-user      shmemu-run habits, race summaries, installed use (outside the tree)"
 	@echo "make check-docs      every command in README.md and docs/ runs (or, GPU/long: parses)"
@@ -362,6 +373,7 @@ help:
 	@echo "make bench-backends  threads against process backend: ping-pong, put bandwidth, MD (bench/RESULTS.md)"
 	@echo "make bench-cg        cg: serial against PETSc KSPCG, emulated solvers against serial (needs petsc-dev)"
 	@echo "make check-valgrind-openshmem  helgrind and DRD on the OpenSHMEM API suites (minutes; not in the test command)"
+	@echo "make check-drd-apps  DRD on the md, cg and scheduler-on-md suites (minutes; not in the test command)"
 	@echo "make fuzz-replay     every fuzz harness over its corpus (docs/fuzzing.md)"
 	@echo "make fuzz FUZZ_SECONDS=N  fuzz every parser N CPU seconds each (default 60)"
 	@echo "make install PREFIX=... DESTDIR=..."

@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh test || exit 1
 # check-user needs build-tsan (check-tsan); check-docs runs commands that need the programs.
-stages=(all test test-process check-asan check-tsan check-helgrind check-drd check-tools check-plants check-user
+stages=(all test test-process test-mpi check-asan check-tsan check-helgrind check-drd check-tools check-plants check-user
         fuzz-replay check-docs)
 passed=0
 failed=0
