@@ -53,7 +53,7 @@ $(CG_LIB): $(CG_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(CG_BIN): $(CG_MAIN_OBJ) $(CG_LIB) $(LIB_A)
+$(CG_BIN): $(CG_MAIN_OBJ) $(CG_LIB) $(LIB_A) | $(MPI_PLUGIN)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(CG_LIB) $(LIB_A) $(CG_LDLIBS) $(LDLIBS)
 

@@ -44,7 +44,10 @@ MD_MPI_LIBS := $(MPI_LIBS)
 endif
 
 # md's parallel driver runs its PEs on pgas and its kernels on emu: libshmemu.a after it.
-$(MD_BIN): $(MD_MAIN_OBJ) $(MD_MPI_OBJ) $(MD_LIB) $(LIB_A)
+# Started by mpirun it runs on the MPI backend, a plugin loaded at run time: built with it
+# (order-only: the program does not link it), so that `make bin/shmemu-md` (or a target
+# that needs only the program, bench-halo-mpi) followed by mpirun works.
+$(MD_BIN): $(MD_MAIN_OBJ) $(MD_MPI_OBJ) $(MD_LIB) $(LIB_A) | $(MPI_PLUGIN)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(MD_MPI_OBJ) $(MD_LIB) $(LIB_A) $(LDLIBS) $(MD_MPI_LIBS)
 

@@ -62,8 +62,8 @@ static void *open_plugin(void)
         }
     }
     snprintf(load_error, sizeof load_error,
-             "this shmemu was built without MPI (no %s in %s); install Open MPI (Debian: "
-             "apt-get install libopenmpi-dev openmpi-bin) and rebuild shmemu, or set "
+             "no MPI backend plugin (%s) in %s; `make libs` builds it where Open MPI's mpicc "
+             "is found (Debian: apt-get install libopenmpi-dev openmpi-bin), or set "
              "SHMEMU_MPI_PLUGIN to the plugin's path",
              PLUGIN_NAME, SHMEMU_PLUGIN_DIRS[0] != '\0' ? SHMEMU_PLUGIN_DIRS : "(no folder)");
     return NULL;
