@@ -1100,6 +1100,103 @@ static void run_ok(const char *prog, const char *out, const char *errf, const ch
     }
 }
 
+/* --occupancy FILE: PE 0's block records of the last step without a search, as an event
+ * log (md/src/occupancy.h, docs/events.md): a header naming the step and the SM count, and
+ * for each of the step's six roles as many block_start as block_end events, in time order,
+ * on SMs below the emulator's limit (SHMEMU_EMU_SMS); the run's checksum is the run's
+ * without it. Refused with the serial driver, where no step could be recorded, and on a
+ * directory. */
+static void test_occupancy(void **state)
+{
+    (void)state;
+    char prog[600];
+    if (!md_test_find_program(prog, sizeof prog))
+        fail_msg("shmemu-md not found next to this test nor in bin/ (md.mk builds it first)");
+    char out[512], errf[512], occ[512];
+    tmp_path(out, sizeof out, "occ_out.txt");
+    tmp_path(errf, sizeof errf, "occ_err.txt");
+    tmp_path(occ, sizeof occ, "occ.jsonl");
+    const char *plain[] = {"--pes", "2", "--cells", "4", "--steps", "6", "--nstlist", "4", NULL};
+    run_ok(prog, out, errf, plain);
+    char *t_plain = slurp(out, NULL);
+    setenv("SHMEMU_EMU_SMS", "3", 1);
+    const char *with[] = {"--pes", "2", "--cells", "4", "--steps", "6", "--nstlist", "4",
+                          "--occupancy", occ, NULL};
+    run_ok(prog, out, errf, with);
+    unsetenv("SHMEMU_EMU_SMS");
+    char *t_with = slurp(out, NULL);
+    assert_string_equal(t_plain, t_with); /* records change no bit of the run */
+    free(t_plain);
+    free(t_with);
+    char *log = slurp(occ, NULL);
+    char *line = strtok(log, "\n");
+    assert_non_null(line);
+    assert_non_null(strstr(line, "\"shmemu_events\":1"));
+    assert_non_null(strstr(line, "\"step\":6")); /* step 8 would be a search; 6 is the last */
+    const char *sms = strstr(line, "\"sms\":");
+    assert_non_null(sms);
+    assert_true(atoi(sms + 6) >= 1 && atoi(sms + 6) <= 3);
+    const char *ev = strstr(line, "\"events\":");
+    assert_non_null(ev);
+    const int events = atoi(ev + 9);
+    static const char *roles[] = {"kick+drift", "local-nb", "halo-x", "nonlocal-nb", "halo-f",
+                                  "kick"};
+    int starts[6] = {0}, ends[6] = {0}, n = 0;
+    long long prev_t = -1;
+    while ((line = strtok(NULL, "\n")) != NULL) {
+        n++;
+        const char *tt = strstr(line, "\"t\":"), *sm = strstr(line, "\"sm\":");
+        assert_non_null(tt);
+        assert_non_null(sm);
+        const long long t = atoll(tt + 4);
+        assert_true(t >= prev_t); /* time order */
+        prev_t = t;
+        assert_true(atoi(sm + 5) >= 0 && atoi(sm + 5) < 3);
+        int r = -1;
+        for (int k = 0; k < 6; k++) {
+            char key[64];
+            snprintf(key, sizeof key, "\"kernel\":\"%s\"", roles[k]);
+            if (strstr(line, key))
+                r = k;
+        }
+        if (r < 0)
+            fail_msg("a record of no step role: %s", line);
+        if (strstr(line, "\"op\":\"block_start\""))
+            starts[r]++;
+        else if (strstr(line, "\"op\":\"block_end\""))
+            ends[r]++;
+        else
+            fail_msg("neither block_start nor block_end: %s", line);
+    }
+    free(log);
+    assert_int_equal(n, events);
+    for (int k = 0; k < 6; k++) {
+        if (starts[k] < 1 || starts[k] != ends[k])
+            fail_msg("role %s: %d block starts, %d ends", roles[k], starts[k], ends[k]);
+    }
+    /* refusals: the serial driver; no step without a search; a directory */
+    const char *serial[] = {"--halo", "serial", "--cells", "4", "--steps", "2", "--occupancy",
+                            occ, NULL};
+    assert_int_not_equal(run_program(prog, out, errf, serial), 0);
+    char *e = slurp(errf, NULL);
+    assert_non_null(strstr(e, "--occupancy"));
+    free(e);
+    char occ2[512];
+    tmp_path(occ2, sizeof occ2, "occ_none.jsonl");
+    const char *nostep[] = {"--pes", "2", "--cells", "4", "--steps", "2", "--nstlist", "1",
+                            "--occupancy", occ2, NULL};
+    assert_int_not_equal(run_program(prog, out, errf, nostep), 0);
+    e = slurp(errf, NULL);
+    assert_non_null(strstr(e, "no step without a pair search"));
+    free(e);
+    assert_int_equal(access(occ2, F_OK), -1); /* nothing written */
+    char dir[512];
+    tmp_path(dir, sizeof dir, "");
+    const char *todir[] = {"--pes", "2", "--cells", "4", "--steps", "2", "--nstlist", "4",
+                           "--occupancy", dir, NULL};
+    assert_int_not_equal(run_program(prog, out, errf, todir), 0);
+}
+
 static void test_program(void **state)
 {
     (void)state;
@@ -1585,6 +1682,7 @@ int main(void)
         cmocka_unit_test(test_output_paths),
         cmocka_unit_test(test_data_file_errors),
         cmocka_unit_test(test_program),
+        cmocka_unit_test(test_occupancy),
         cmocka_unit_test(test_program_images),
         cmocka_unit_test(test_program_output_targets),
         cmocka_unit_test(test_program_checkpoint_write_fails),

@@ -32,6 +32,12 @@ void emu_block_set_current(emu_block *b) { current_block = b; }
 
 emu_block *emu_block_current(void) { return current_block; }
 
+unsigned emu_smid(void)
+{
+    const emu_block *b = current_block;
+    return b != NULL && b->sm >= 0 ? (unsigned)b->sm : 0u;
+}
+
 emu_thread *emu_thread_current(void)
 {
     emu_block *b = current_block;

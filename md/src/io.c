@@ -24,7 +24,7 @@ void md_io_options_default(md_io_options *o)
 int md_io_option_kind(const char *name)
 {
     static const char *valued[] = {"--dump", "--dump-every", "--dump-format", "--checkpoint",
-                                   "--checkpoint-every", "--restart"};
+                                   "--checkpoint-every", "--restart", "--occupancy"};
     static const char *flags[] = {"--progress", "--no-progress"};
     for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
         if (!strcmp(name, valued[k]))
@@ -71,6 +71,8 @@ int md_io_option_parse(md_io_options *o, const char *name, const char *val, md_e
         return parse_count(name, val, 0, &o->checkpoint_every, err);
     } else if (!strcmp(name, "--restart")) {
         o->restart = val;
+    } else if (!strcmp(name, "--occupancy")) {
+        o->occupancy = val;
     } else {
         return md_fail(err, "unknown option '%s' (see --help)", name);
     }
@@ -96,6 +98,7 @@ int md_io_options_check(const md_io_options *o, const md_params *par, md_error *
     const md_path_use paths[] = {
         {"--checkpoint", o->checkpoint, true, "--restart"},
         {"--dump", o->dump, true, NULL},
+        {"--occupancy", o->occupancy, true, NULL},
         {"--restart", o->restart, false, NULL},
         {"--data", o->data, false, NULL},
     };

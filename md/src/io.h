@@ -31,6 +31,7 @@ typedef struct md_io_options {
     const char *checkpoint;  /* --checkpoint FILE, or NULL */
     long checkpoint_every;   /* --checkpoint-every N; 0 (default): at the end only */
     const char *restart;     /* --restart FILE, or NULL */
+    const char *occupancy;   /* --occupancy FILE: PE 0's per-block records (par_timing.c), or NULL */
     const char *data;        /* --data FILE (an input; set by the option parser), or NULL */
     int progress;            /* --progress 1, --no-progress 0, -1: when stderr is a tty */
     bool dump_every_given, checkpoint_every_given;

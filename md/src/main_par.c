@@ -18,6 +18,7 @@
 #include "checkpoint.h"
 #include "fixed.h"
 #include "io.h"
+#include "occupancy.h"
 #include "par.h"
 #include "sim.h"
 #include "util.h"
@@ -190,6 +191,7 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
     po.transport = o->transport;
     po.check_halo = o->check;
     po.phase_times = o->timing;
+    po.occupancy = o->io.occupancy;
     po.force = o->force;
     po.bulk = o->bulk;
     po.mpi_staging = o->mpi_staging;
@@ -257,6 +259,13 @@ int md_main_parallel(const md_options *o, const md_system *sys_in)
         fprintf(stderr, "shmemu-md: %s\n", err.msg);
         status = 1;
     }
+    if (po.occupancy != NULL && res.occ != NULL && status == 0 &&
+        md_occupancy_write(po.occupancy, &res, o->dd.pes, halo_name[o->halo], &err) != 0) {
+        fprintf(stderr, "shmemu-md: %s\n", err.msg);
+        status = 1;
+    }
+    free(res.occ);
+    res.occ = NULL;
     if (quiet) { /* rank 0 reports the run */
         free(po.traffic);
         free(ref);

@@ -110,6 +110,10 @@ void md_options_usage(FILE *f)
         "                        non-local work, non-overlap and step from the kernels'\n"
         "                        per-block %globaltimer stamps (us), then per phase from\n"
         "                        CUDA events (ms)\n"
+        "  --occupancy FILE      PE 0's device: every block of the last step without a pair\n"
+        "                        search, with its SM (%smid) and its %globaltimer start and\n"
+        "                        end, as a shmemu event log (docs/events.md) for\n"
+        "                        bin/shmemu-view's occupancy timeline; syncs as --timing\n"
         "  --halo-stats          messages and bytes the halo exchanges send per step, per\n"
         "                        PE and in total (coordinates; force return or, direct26,\n"
         "                        acknowledgements), as '# traffic' lines (docs/md.md)\n"
@@ -315,6 +319,8 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
             }
         } else if (md_io_option_kind(name) != 0) {
             rc = md_io_option_parse(&o->io, name, val, err);
+            if (!strcmp(name, "--occupancy"))
+                par_only = par_only ? par_only : "--occupancy";
         } else if (!strcmp(name, "--halo")) {
             if (!strcmp(val, "fused"))
                 o->halo = MD_HALO_FUSED;
@@ -398,7 +404,7 @@ int md_options_parse(int argc, char **argv, md_options *o, md_error *err)
     if (par_only && o->halo == MD_HALO_SERIAL)
         return md_fail(err, "%s is an option of the parallel drivers (--halo fused, pulse or "
                             "host: --transport, --force-kernel, --bulk-copy, --graph, "
-                            "--timing, --halo-stats); --halo serial runs no kernels and would "
+                            "--timing, --occupancy, --halo-stats); --halo serial runs no kernels and would "
                             "ignore it: leave it out or pick another --halo", par_only);
     if (dd_given) {
         /* Each count is at most 100000 (parse_triple); the product in 64 bits is exact. */

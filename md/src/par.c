@@ -453,7 +453,8 @@ static void pe_setup(md_par_pe *c, md_par_job *job)
     MD_CUDA(cudaEventCreateWithFlags(&c->ev_upd, cudaEventDisableTiming));
     MD_CUDA(cudaEventCreateWithFlags(&c->ev_loc, cudaEventDisableTiming));
     MD_CUDA(cudaEventCreateWithFlags(&c->ev_nl, cudaEventDisableTiming));
-    md_par_timer_init(&c->timer, job->opt.phase_times);
+    /* --occupancy: PE 0's device only (the picture is one GPU's) */
+    md_par_timer_init(&c->timer, job->opt.phase_times, job->opt.occupancy != NULL && c->me == 0);
     /* Initial distribution: each PE takes its atoms from the input (read by all). */
     for (int32_t i = 0; i < sys->atoms.n; i++) {
         int64_t x[3];
@@ -540,7 +541,8 @@ static bool snapshot_step(const md_par_job *job, long step)
 /* One step (paper 000 Alg. 2), one line per launch; a search step puts the host's pair
  * search between the drift and the forces. energy: the force kernels sum energies too.
  * graph: the step is captured and launched as one CUDA graph. -1 with err on failure. */
-static int run_step(md_par_pe *c, bool search, bool energy, bool graph, md_error *err)
+static int run_step(md_par_pe *c, long step, bool search, bool energy, bool graph,
+                    md_error *err)
 {
     md_par_timer_reset(&c->timer, c->s_upd);     /* --timing: empty the stamps */
     md_par_timer_mark(&c->timer, MD_PH_STEP, 0, c->s_upd);
@@ -559,7 +561,7 @@ static int run_step(md_par_pe *c, bool search, bool energy, bool graph, md_error
     if (graph && md_par_graph_launch(c, err) != 0)
         return -1;
     md_par_timer_mark(&c->timer, MD_PH_STEP, 1, c->s_upd);
-    md_par_timer_step(&c->timer, !search);       /* --timing: sync, add up */
+    md_par_timer_step(&c->timer, !search, step); /* --timing: sync, add up */
     return 0;
 }
 
@@ -608,6 +610,14 @@ static void results(md_par_pe *c, double t0, double t1, double t2, int rc, const
     job->res.timed_steps = c->timer.steps;
     for (int k = 0; k < MD_NDT; k++)
         job->res.dtime_ms[k] = 1e-6 * c->timer.dev_ns[k];
+    if (c->timer.log != NULL) { /* --occupancy: the records go to the caller */
+        job->res.occ = c->timer.rec_h;
+        job->res.occ_n = c->timer.rec_n;
+        job->res.occ_total = c->timer.rec_total;
+        job->res.occ_step = c->timer.rec_step;
+        job->res.occ_sms = c->timer.sms;
+        c->timer.rec_h = NULL;
+    }
     job->res.graph_launches = c->graph_launches;
     job->res.graph_builds = c->graph_builds;
     if (c->halo->count_routes != NULL)
@@ -641,7 +651,7 @@ static int pe_main(void *arg)
         const bool snap = snapshot_step(job, step);
         const bool search = step % job->par.nstlist == 0;
         const bool graph = job->opt.graph && !search; /* --graph: the step as one graph */
-        if ((rc = run_step(c, search, out, graph, &err)) != 0)
+        if ((rc = run_step(c, step, search, out, graph, &err)) != 0)
             break;
         rc = output(c, step, out, snap, &err);
         if (c->me == 0 && job->opt.progress)

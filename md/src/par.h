@@ -65,6 +65,8 @@ typedef struct md_par_opts {
     int sample_every;        /* output every N steps (0: params.thermo), plus 0 and last */
     bool check_halo;         /* at every search: the id-encoded halo-contents test */
     bool phase_times;        /* per-phase device times (par_timing.c; syncs every step) */
+    const char *occupancy;   /* --occupancy FILE: PE 0's block records of the last step
+                              * without a search (par_timing.c; syncs every step), or NULL */
     /* A restart: the system passed to md_par_run is the state of this step, which must be
      * a search step (a multiple of nstlist); steps first_step + 1 .. par->steps run and the
      * first output is at first_step. 0: a fresh start. */
@@ -125,6 +127,13 @@ typedef struct md_par_result {
     long timed_steps;        /* the steps summed (search steps are not) */
     double dtime_ms[MD_NDT]; /* opt.phase_times: PE 0's device intervals, ms, summed over
                               * the timed steps */
+    /* opt.occupancy: PE 0's block records of step occ_step (-1: no step without a search
+     * ran), occ_n of occ_total appended (the rest dropped), the device's SM count (0: not
+     * known, the emulator); occ is the caller's to free. */
+    struct md_blockrec *occ;
+    unsigned long long occ_n, occ_total;
+    long occ_step;
+    int occ_sms;
     long graph_launches;     /* opt.graph: steps launched as a graph (PE 0) */
     long graph_builds;       /* opt.graph: instantiations (the rest were updates) */
 } md_par_result;

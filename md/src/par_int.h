@@ -51,9 +51,18 @@ typedef struct md_par_timer {
     md_tslot *slots;           /* device [MD_NTROLE]: this step's stamps */
     md_tslot slots_h[MD_NTROLE]; /* the host's copy, after the step's synchronize */
     double dev_ns[MD_NDT];     /* device intervals (par.h md_dtime), ns, summed */
+    /* --occupancy (PE 0): the block log the kernels append to, and the host's copy of the
+     * last counted step's records (rec_h[rec_n], of rec_total appended; rec_step: its step). */
+    md_blocklog *log;          /* device, or NULL */
+    md_blockrec *rec_d;        /* device [rec_cap] */
+    md_blockrec *rec_h;        /* host [rec_cap] */
+    unsigned long long rec_cap, rec_n, rec_total;
+    long rec_step;
+    int sms;                   /* the device's SM count (0: unknown, the emulator) */
 } md_par_timer;
 
-void md_par_timer_init(md_par_timer *t, bool on);
+/* on: stamps (--timing); occupancy: also the block log (--occupancy, implies on). */
+void md_par_timer_init(md_par_timer *t, bool on, bool occupancy);
 void md_par_timer_free(md_par_timer *t);
 /* Records phase ph's start (end 0) or end (end 1) event on stream s. */
 void md_par_timer_mark(md_par_timer *t, md_phase ph, int end, cudaStream_t s);
@@ -63,8 +72,8 @@ md_tslot *md_par_timer_slot(md_par_timer *t, md_trole r);
  * step's other streams wait for s). */
 void md_par_timer_reset(md_par_timer *t, cudaStream_t s);
 /* At the end of a step: synchronizes, adds this step's phases and device intervals when
- * count. */
-void md_par_timer_step(md_par_timer *t, bool count);
+ * count, and keeps its block records (step: its number). */
+void md_par_timer_step(md_par_timer *t, bool count, long step);
 
 typedef struct md_par_pe md_par_pe;
 

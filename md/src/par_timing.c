@@ -26,18 +26,44 @@
 
 #include "cuda_check.h"
 #include "par_int.h"
+#include "util.h"
 
 const char *const md_par_phase_name[MD_NPHASE] = {"kick+drift", "local-nb", "halo-x",
                                                   "nonlocal-nb", "halo-f", "kick", "step"};
 const char *const md_par_dtime_name[MD_NDT] = {"local-work", "non-local-work", "non-overlap",
                                                "step"};
 
-void md_par_timer_init(md_par_timer *t, bool on)
+/* Records a step may append before the rest are dropped (and counted): a step of the MD
+ * app launches tens of kernels of up to a few thousand blocks. */
+#define BLOCKLOG_CAP (1u << 18)
+
+static void blocklog_init(md_par_timer *t)
+{
+    t->rec_cap = BLOCKLOG_CAP;
+    md_dev_alloc((void **)&t->rec_d, t->rec_cap * sizeof(md_blockrec), "block log");
+    md_dev_alloc((void **)&t->log, sizeof(md_blocklog), "block log head");
+    t->rec_h = (md_blockrec *)md_xcalloc(t->rec_cap, sizeof(md_blockrec));
+    md_blocklog head;
+    head.n = 0;
+    head.cap = t->rec_cap;
+    head.rec = t->rec_d;
+    MD_CUDA(cudaMemcpy(t->log, &head, sizeof head, cudaMemcpyHostToDevice));
+    t->rec_step = -1;
+#ifdef __CUDACC__
+    int dev = 0;
+    MD_CUDA(cudaGetDevice(&dev));
+    MD_CUDA(cudaDeviceGetAttribute(&t->sms, cudaDevAttrMultiProcessorCount, dev));
+#endif
+}
+
+void md_par_timer_init(md_par_timer *t, bool on, bool occupancy)
 {
     memset(t, 0, sizeof *t);
-    t->on = on;
-    if (!on)
+    t->on = on || occupancy;
+    if (!t->on)
         return;
+    if (occupancy)
+        blocklog_init(t);
     for (int ph = 0; ph < MD_NPHASE; ph++)
         for (int k = 0; k < 2; k++)
             MD_CUDA(cudaEventCreate(&t->ev[ph][k]));
@@ -45,6 +71,8 @@ void md_par_timer_init(md_par_timer *t, bool on)
     for (int r = 0; r < MD_NTROLE; r++) {
         t->slots_h[r].start = UINT64_MAX;
         t->slots_h[r].end = 0;
+        t->slots_h[r].log = t->log;
+        t->slots_h[r].role = r;
     }
     md_dev_alloc((void **)&t->slots, sizeof t->slots_h, "slots");
     MD_CUDA(cudaMemcpy(t->slots, t->slots_h, sizeof t->slots_h, cudaMemcpyHostToDevice));
@@ -59,6 +87,11 @@ void md_par_timer_free(md_par_timer *t)
         for (int k = 0; k < 2; k++)
             MD_CUDA(cudaEventDestroy(t->ev[ph][k]));
     MD_CUDA(cudaFree(t->slots));
+    if (t->log != NULL) {
+        MD_CUDA(cudaFree(t->log));
+        MD_CUDA(cudaFree(t->rec_d));
+        free(t->rec_h);
+    }
 }
 
 void md_par_timer_mark(md_par_timer *t, md_phase ph, int end, cudaStream_t s)
@@ -85,6 +118,7 @@ void md_par_timer_reset(md_par_timer *t, cudaStream_t s)
     md_tstamp_args a;
     a.slots = t->slots;
     a.n = MD_NTROLE;
+    a.log = t->log;
     LAUNCH(md_tstamp_reset, DIM3(1, 1, 1), DIM3(32, 1, 1), 0, s, a);
     MD_CUDA(cudaGetLastError()); /* the launch */
 }
@@ -123,7 +157,7 @@ static void add_intervals(md_par_timer *t)
     }
 }
 
-void md_par_timer_step(md_par_timer *t, bool count)
+void md_par_timer_step(md_par_timer *t, bool count, long step)
 {
     if (!t->on)
         return;
@@ -138,6 +172,15 @@ void md_par_timer_step(md_par_timer *t, bool count)
     if (count) {
         MD_CUDA(cudaMemcpy(t->slots_h, t->slots, sizeof t->slots_h, cudaMemcpyDeviceToHost));
         add_intervals(t);
+        if (t->log != NULL) {
+            md_blocklog head;
+            MD_CUDA(cudaMemcpy(&head, t->log, sizeof head, cudaMemcpyDeviceToHost));
+            t->rec_total = head.n;
+            t->rec_n = head.n < t->rec_cap ? head.n : t->rec_cap;
+            MD_CUDA(cudaMemcpy(t->rec_h, t->rec_d, t->rec_n * sizeof(md_blockrec),
+                               cudaMemcpyDeviceToHost));
+            t->rec_step = step;
+        }
     }
     t->steps += count;
 }

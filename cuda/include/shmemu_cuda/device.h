@@ -55,6 +55,7 @@
 #undef st_release
 #undef st_relaxed
 #undef globaltimer
+#undef smid
 #undef mbar_init
 #undef mbar_inval
 #undef mbar_arrive

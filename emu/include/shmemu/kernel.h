@@ -168,6 +168,15 @@ __device__ inline uint64_t globaltimer(void)
     return t;
 }
 
+/* smid(): the SM the calling block runs on (PTX %smid). For records only: a block may in
+ * principle be moved, and ids need not be dense. */
+__device__ inline unsigned smid(void)
+{
+    unsigned s;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+    return s;
+}
+
 /* ---- mbarrier and bulk copies (PTX; sm_80 for mbarrier, sm_90 for tx counts and TMA) ---- */
 
 __device__ inline unsigned emu_smem_(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
@@ -506,6 +515,10 @@ EMU_VALUE_TYPES_(EMU_ATOM_FNS_)
  * only: a kernel's results must never depend on it. */
 uint64_t emu_globaltimer(void);
 #define globaltimer() emu_globaltimer()
+/* smid(): the SM the calling block runs on (PTX %smid): the emulator's worker slot of the
+ * block (emu/src/sm_pool.c; with SHMEMU_EMU_SMS=N, 0..N-1). For records only. */
+unsigned emu_smid(void);
+#define smid() emu_smid()
 /* CUDA's __nanosleep (emu/src/sleep.c): lets the block's other threads run, or sleeps up to
  * ns when none can. */
 void emu_nanosleep(unsigned ns);

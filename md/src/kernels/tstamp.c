@@ -12,4 +12,6 @@ KERNEL(md_tstamp_reset, md_tstamp_args, a)
         a.slots[k].start = UINT64_MAX;
         a.slots[k].end = 0;
     }
+    if (a.log != NULL && blockIdx.x == 0 && threadIdx.x == 0)
+        (void)atom_exch(&a.log->n, 0ULL, SCOPE_GPU, ORDER_RELAXED);
 }

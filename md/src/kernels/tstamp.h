@@ -23,6 +23,7 @@
 
 #include <stdint.h>
 
+#include "blockrec.h"
 #include "shmemu/kernel.h"
 
 /* The roles of a step's kernels (the order of par.h's md_phase, without the whole step). */
@@ -37,15 +38,37 @@ typedef enum {
 } md_trole;
 
 typedef struct md_tslot {
-    uint64_t start; /* ns; UINT64_MAX after a reset */
-    uint64_t end;   /* ns; 0 after a reset */
+    uint64_t start;     /* ns; UINT64_MAX after a reset */
+    uint64_t end;       /* ns; 0 after a reset */
+    md_blocklog *log;   /* device, or NULL: no --occupancy (set once, never reset) */
+    int32_t role;       /* this slot's md_trole */
+    int32_t pad_;
 } md_tslot;
+
+DEVICE void md_blocklog_add(const md_tslot *s, int edge)
+{
+    md_blocklog *log = s->log;
+    const unsigned long long i =
+        atom_add(&log->n, 1ULL, SCOPE_GPU, ORDER_RELAXED);
+    if (i < log->cap) {
+        md_blockrec r;
+        r.t = globaltimer();
+        r.sm = smid();
+        r.block = (uint32_t)(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));
+        r.role = s->role;
+        r.edge = edge;
+        log->rec[i] = r;
+    }
+}
 
 /* At the top of a kernel (every thread calls it): thread 0 of the block stamps the start. */
 DEVICE void md_tstamp_begin(md_tslot *s)
 {
-    if (s != NULL && threadIdx.x == 0)
+    if (s != NULL && threadIdx.x == 0) {
         (void)atom_min(&s->start, globaltimer(), SCOPE_GPU, ORDER_RELAXED);
+        if (s->log != NULL)
+            md_blocklog_add(s, +1);
+    }
 }
 
 /* At every exit of a kernel (every thread of the block calls it: s is the same for the
@@ -56,16 +79,20 @@ DEVICE void md_tstamp_end(md_tslot *s)
     if (s == NULL)
         return;
     __syncthreads();
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
         (void)atom_max(&s->end, globaltimer(), SCOPE_GPU, ORDER_RELAXED);
+        if (s->log != NULL)
+            md_blocklog_add(s, -1);
+    }
 }
 
 typedef struct md_tstamp_args {
     md_tslot *slots;
     int n;
+    md_blocklog *log; /* or NULL */
 } md_tstamp_args;
 
-/* Any grid: slots[0, n) := {UINT64_MAX, 0} (threads stride). */
+/* Any grid: slots[0, n) := {UINT64_MAX, 0} (threads stride), and the log's count := 0. */
 KERNEL_DECL(md_tstamp_reset, md_tstamp_args);
 
 #endif
