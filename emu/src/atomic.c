@@ -312,6 +312,10 @@ uint64_t emu_atomic(void *p, int type, int op, uint64_t value, uint64_t compare,
         emu_annotate_release(p, rel);
     int mo = mem_order(order, scope);
     int fail_mo = is_acquire(order) ? mem_order(ORDER_ACQUIRE, scope) : __ATOMIC_RELAXED;
+    void *ev = NULL; /* SHMEMU_EVENTS: a system-scope atomic on a symmetric word */
+    if (pgas_events_maybe() && scope >= SCOPE_SYS)
+        ev = pgas_events_store(p, (unsigned)type_size(type), value, true, op_name(op),
+                               __builtin_return_address(0));
     uint64_t old;
     bool wrote = true;
     if (type_size(type) == 4) {
@@ -346,6 +350,7 @@ uint64_t emu_atomic(void *p, int type, int op, uint64_t value, uint64_t compare,
     else
         note_relaxed_load(t, p, scope);
     if (wrote) {
+        pgas_events_after(ev, op == EMU_ATOM_CAS ? value : combine(type, op, old, value));
         if (pgas_sched_maybe())
             pgas_thread_note_call(op_name(op));
         /* deterministic mode: a relaxed read-modify-write with no fence before it orders
@@ -389,6 +394,10 @@ void emu_store(volatile void *p, int type, uint64_t value, int scope, int order)
     if (rel >= 0)
         emu_annotate_release(p, rel);
     int mo = is_release(order) ? mem_order(ORDER_RELEASE, scope) : __ATOMIC_RELAXED;
+    if (pgas_events_maybe() && scope >= SCOPE_SYS) /* SHMEMU_EVENTS: a signal word's store */
+        pgas_events_after(pgas_events_store(p, (unsigned)type_size(type), value, false, NULL,
+                                            __builtin_return_address(0)),
+                          value);
     if (type_size(type) == 4)
         (void)__atomic_exchange_n((volatile uint32_t *)p, (uint32_t)value, mo);
     else

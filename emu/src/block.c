@@ -414,6 +414,8 @@ void *emu_block_main(void *arg)
         abort();
     }
     b->pt = pgas_thread_self();
+    const unsigned dims[3] = {L->block.x, L->block.y, L->block.z};
+    pgas_events_block(true, L->kernel->name, L->id, b->linear, b->sm, dims); /* SHMEMU_EVENTS */
     b->current = -1;
     emu_block_set_current(b);
     emu_fiber_init_main(&b->sched);
@@ -435,6 +437,7 @@ void *emu_block_main(void *arg)
     emu_mbar_teardown(b);
     emu_shared_teardown(b);
     emu_block_set_current(NULL);
+    pgas_events_block(false, L->kernel->name, L->id, b->linear, b->sm, dims);
     /* The SM is released while the thread still belongs to the job: in deterministic mode
      * whatever runs after pgas_thread_detach runs outside the schedule. */
     emu_sm_release(pe, b->sm);

@@ -89,6 +89,10 @@ cudaError_t emu_launch(const emu_kernel *k, dim3 grid, dim3 block, size_t dynami
     L->pe = pe;
     L->n_blocks = (int)blocks;
     L->timing = pe->timing;
+    if (L->stream->capture == NULL) /* SHMEMU_EVENTS; a captured launch runs as its copies */
+        pgas_events_launch(k->name, L->id, (const unsigned[3]){grid.x, grid.y, grid.z},
+                           (const unsigned[3]){block.x, block.y, block.z}, L->stream->id,
+                           __builtin_return_address(0));
     emu_op *op = emu_op_new(EMU_OP_LAUNCH);
     op->launch = L;
     return emu_stream_enqueue(L->stream, op); /* on a capturing stream: recorded */
@@ -113,6 +117,8 @@ emu_launch_rec *emu_launch_copy(const emu_launch_rec *T, emu_stream *s)
     L->pe = s->pe;
     L->n_blocks = T->n_blocks;
     L->timing = s->pe->timing;
+    pgas_events_launch(L->kernel->name, L->id, (const unsigned[3]){L->grid.x, L->grid.y, L->grid.z},
+                       (const unsigned[3]){L->block.x, L->block.y, L->block.z}, s->id, NULL);
     return L;
 }
 

@@ -130,6 +130,7 @@ static void *stream_main(void *arg)
         fprintf(stderr, "shmemu: cannot attach stream %d to PE %d\n", s->id, s->pe->pe);
         abort();
     }
+    pgas_events_here_stream(s->id); /* SHMEMU_EVENTS: this thread's events are the stream's */
     uint64_t done = 0;
     bool deterministic = pgas_sched_enabled();
     for (;;) {

@@ -9,6 +9,7 @@
  * queued puts to its PE that a fence put before it.
  */
 #include "backend.h"
+#include "events.h"
 
 static bool op_writes(pgas_amo_op op) { return op != PGAS_AMO_FETCH; }
 
@@ -36,8 +37,8 @@ static bool op_fetches(pgas_amo_op op) { return op != PGAS_AMO_SET; }
         }                                                                                    \
     } while (0)
 
-uint64_t pgas_amo(const char *call, pgas_amo_op op, void *dest, int pe, size_t size,
-                  uint64_t value, uint64_t cond)
+uint64_t pgas_amo_at(const void *pc, const char *call, pgas_amo_op op, void *dest, int pe,
+                     size_t size, uint64_t value, uint64_t cond)
 {
     pgas_thread *t = pgas_require(call);
     if ((uintptr_t)dest % size != 0)
@@ -47,6 +48,14 @@ uint64_t pgas_amo(const char *call, pgas_amo_op op, void *dest, int pe, size_t s
     pgas_deliver_before_op(t, pe, op == PGAS_AMO_FETCH);
     if (op_writes(op))
         pgas_hb_before(target);
+    pgas_event *ev = NULL;
+    if (pgas_ev_on(t) && (ev = pgas_ev_record(t, PGAS_EV_AMO, pc))) {
+        ev->peer = pe;
+        ev->dst = pgas_ev_addr_of(t, dest);
+        ev->sub = (uint8_t)op;
+        ev->value = value;
+        ev->size = (uint8_t)size;
+    }
     uint64_t old = 0;
     if (pgas_be_amo_remote(t->world, pe, target)) {
         old = t->world->backend->amo(t->world, pe, target, size, op, value, cond);
@@ -56,6 +65,12 @@ uint64_t pgas_amo(const char *call, pgas_amo_op op, void *dest, int pe, size_t s
         old = o32;
     } else {
         APPLY_AMO(uint64_t, target, op, value, cond, old);
+    }
+    if (ev != NULL) {
+        ev->has_fetched = op_fetches(op);
+        ev->seen = old;
+        if (op_writes(op))
+            pgas_ev_after(ev, pgas_ev_amo_result(op, old, value, cond, size));
     }
     if (op_fetches(op))
         pgas_hb_after(target);

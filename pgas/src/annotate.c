@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <valgrind/helgrind.h>
 
+#include "internal.h"
 #include "shmemu/internal/checkers.h"
 #include "shmemu/internal/pgas_emu.h"
 
@@ -26,6 +27,29 @@ void pgas_hb_before(const volatile void *addr)
     __tsan_release(a);
 #endif
     (void)a;
+}
+
+#ifdef SHMEMU_TSAN
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+#endif
+
+void pgas_checker_unchecked_reads(bool begin)
+{
+#ifdef SHMEMU_TSAN
+    if (begin)
+        AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+    else
+        AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+#endif
+    (void)begin;
+}
+
+void pgas_checker_forget(const volatile void *addr, size_t bytes)
+{
+    VALGRIND_HG_DISABLE_CHECKING((void *)(uintptr_t)addr, bytes);
+    (void)addr;
+    (void)bytes;
 }
 
 void pgas_hb_after(const volatile void *addr)

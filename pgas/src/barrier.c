@@ -9,6 +9,7 @@
  * out: it cannot advance before this member has arrived.
  */
 #include "backend.h"
+#include "events.h"
 #include "ordering.h"
 
 void pgas_barrier_wait(pgas_thread *t, pgas_barrier *b, int n_members, const char *call)
@@ -16,6 +17,12 @@ void pgas_barrier_wait(pgas_thread *t, pgas_barrier *b, int n_members, const cha
     uint32_t gen = atomic_load_explicit(&b->generation, memory_order_acquire);
     const char *token = &b->hb_token[gen & 1];
     const bool hb = pgas_ordering()->barrier_hb;
+    pgas_event *ev = NULL;
+    if (pgas_ev_on(t) && (ev = pgas_ev_record(t, PGAS_EV_BARRIER_START,
+                                              pgas_ev_noted_caller(t, call))) != NULL) {
+        ev->obj = b;
+        ev->gen = gen;
+    }
     if (hb)
         pgas_hb_before(token);
     /* A ranks backend's barrier blocks in MPI, not in park.c's waits, which deliver the
@@ -26,4 +33,9 @@ void pgas_barrier_wait(pgas_thread *t, pgas_barrier *b, int n_members, const cha
     pgas_be_barrier(t, b, n_members, call);
     if (hb)
         pgas_hb_after(token);
+    if (pgas_ev_on(t) && (ev = pgas_ev_record(t, PGAS_EV_BARRIER_DONE,
+                                              pgas_ev_noted_caller(t, call))) != NULL) {
+        ev->obj = b;
+        ev->gen = gen;
+    }
 }

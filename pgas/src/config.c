@@ -47,6 +47,7 @@ static void pgas_sched_config_read(pgas_config *config)
     copy_path("SHMEMU_TRACE_OUT", config->trace_out, sizeof config->trace_out);
     copy_path("SHMEMU_REPLAY", config->replay, sizeof config->replay);
     copy_path("SHMEMU_SCHED_GUIDE", config->guide, sizeof config->guide);
+    copy_path("SHMEMU_EVENTS", config->events, sizeof config->events);
 }
 
 /* The symmetric heap's size per PE: OpenSHMEM's SHMEM_SYMMETRIC_SIZE and NVSHMEM's

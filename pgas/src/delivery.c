@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "events.h"
 #include "nvshmem.h"
 #include "ordering.h"
 #include "shmemu/internal/pgas_emu.h"
@@ -57,6 +58,7 @@ struct pgas_pending {
     int sig_op;
     uint64_t signal;
     const char *call; /* the API call that issued it (for reports) */
+    struct pgas_event *ev; /* a put-with-signal's event in the log (events.h), or NULL */
 };
 
 /* The backend's put (a naturally aligned word is one atomic store), between the release
@@ -79,12 +81,14 @@ static void deliver_now(const pgas_world *w, const pgas_pending *p)
     }
     const bool signal_first = p->has_signal && !pgas_ordering()->signal_after_data;
     if (signal_first)
-        pgas_signal_apply(w, p->pe, p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
+        pgas_ev_after(p->ev, pgas_signal_apply(w, p->pe, p->sig_target, p->sig_op, p->signal,
+                                               PGAS_RELEASE));
     if (p->bytes > 0)
         copy_and_publish(w, p->pe, p->target, p->snapshot != NULL ? p->snapshot : p->src,
                          p->bytes);
     if (p->has_signal && !signal_first)
-        pgas_signal_apply(w, p->pe, p->sig_target, p->sig_op, p->signal, PGAS_RELEASE);
+        pgas_ev_after(p->ev, pgas_signal_apply(w, p->pe, p->sig_target, p->sig_op, p->signal,
+                                               PGAS_RELEASE));
 }
 
 static void enqueue(pgas_thread *t, pgas_queue *q, const pgas_pending *p)
@@ -362,16 +366,18 @@ void pgas_deliver_put_signal(pgas_thread *t, int pe, char *target, const void *s
     if (!late_delivery(t)) {
         const bool signal_first = !pgas_ordering()->signal_after_data;
         if (signal_first)
-            pgas_signal_apply(t->world, pe, sig_target, sig_op, signal, PGAS_RELEASE);
+            pgas_ev_after(t->ev_writer, pgas_signal_apply(t->world, pe, sig_target, sig_op,
+                                                          signal, PGAS_RELEASE));
         if (bytes > 0)
             copy_and_publish(t->world, pe, target, src, bytes);
         if (!signal_first)
-            pgas_signal_apply(t->world, pe, sig_target, sig_op, signal, PGAS_RELEASE);
+            pgas_ev_after(t->ev_writer, pgas_signal_apply(t->world, pe, sig_target, sig_op,
+                                                          signal, PGAS_RELEASE));
         return;
     }
     pgas_pending p = {.pe = pe, .epoch = t->q->fence_epoch, .target = target, .src = src,
                       .bytes = bytes, .has_signal = true, .sig_target = sig_target,
-                      .sig_op = sig_op, .signal = signal};
+                      .sig_op = sig_op, .signal = signal, .ev = t->ev_writer};
     queue_put(t, &p, nbi);
 }
 
@@ -500,6 +506,18 @@ void pgas_pending_free(pgas_thread *t)
     }
 }
 
-void nvshmem_fence(void) { pgas_fence(pgas_require("nvshmem_fence")); }
+void nvshmem_fence(void)
+{
+    pgas_thread *t = pgas_require("nvshmem_fence");
+    if (pgas_ev_on(t))
+        pgas_ev_record(t, PGAS_EV_FENCE, __builtin_return_address(0));
+    pgas_fence(t);
+}
 
-void nvshmem_quiet(void) { pgas_quiet(pgas_require("nvshmem_quiet")); }
+void nvshmem_quiet(void)
+{
+    pgas_thread *t = pgas_require("nvshmem_quiet");
+    if (pgas_ev_on(t))
+        pgas_ev_record(t, PGAS_EV_QUIET, __builtin_return_address(0));
+    pgas_quiet(t);
+}

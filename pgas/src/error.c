@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "events.h"
 #include "nvshmem.h"
 
 static _Atomic int failing; /* set by the first fatal error of the process */
@@ -92,11 +93,18 @@ _Noreturn void pgas_fail(const char *call, const char *fmt, ...)
         for (;;)
             pause(); /* another thread is already aborting the process */
     }
-    va_list ap;
+    va_list ap, again;
     va_start(ap, fmt);
+    va_copy(again, ap);
     vreport(call, fmt, ap);
     va_end(ap);
     fflush(NULL);
+    /* the event log (SHMEMU_EVENTS) ends with the error */
+    char message[1024], text[1200];
+    vsnprintf(message, sizeof message, fmt, again);
+    va_end(again);
+    snprintf(text, sizeof text, "%s: %s", call, message);
+    pgas_ev_early_end(NULL, PGAS_EV_ERROR, text);
     abort();
 }
 

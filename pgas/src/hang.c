@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "events.h"
 
 
 bool pgas_thread_wait_info(const pgas_thread *t, pgas_wait_info *info)
@@ -41,7 +41,12 @@ _Noreturn void pgas_hang_report(pgas_world *world, const pgas_thread *reporter)
         for (;;)
             pause(); /* another waiter is already reporting */
     }
-    FILE *f = stderr;
+    /* The report goes to stderr and, when the event log is on, into its last event. */
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *f = world->events != NULL ? open_memstream(&text, &text_len) : NULL;
+    if (f == NULL)
+        f = stderr;
     fprintf(f, "shmemu: hang: PE %d (%s) waited more than %g s (SHMEMU_HANG_TIMEOUT); "
                "pending waits:\n", reporter->pe, reporter->label, world->config.hang_timeout_s);
     int n_waiting = pgas_report_waits(world, f, "  ");
@@ -53,6 +58,11 @@ _Noreturn void pgas_hang_report(pgas_world *world, const pgas_thread *reporter)
     fprintf(f, "shmemu: hang: %d of %d live threads are waiting; the others are running or "
                "finished. Look for the put, signal or barrier that should have satisfied the "
                "first wait above.\n", n_waiting, n_live);
+    if (f != stderr) {
+        fclose(f);
+        fputs(text, stderr);
+    }
     fflush(NULL);
+    pgas_ev_early_end(world, PGAS_EV_HANG, text);
     _exit(PGAS_HANG_EXIT_STATUS);
 }

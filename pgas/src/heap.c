@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "backend.h"
+#include "events.h"
 #include "image.h"
 #include "nvshmem.h"
 #include "shmemu/internal/assert.h"
@@ -519,6 +520,18 @@ static bool alignment_possible(const pgas_thread *t, const char *call, size_t al
     return true;
 }
 
+/* The event log names heap memory by the allocation it lies in (events_write.c). */
+static void note_alloc(pgas_thread *t, const char *call, size_t offset, size_t size,
+                       const void *pc)
+{
+    pgas_event *e = pgas_ev_record(t, PGAS_EV_ALLOC, pc);
+    if (e != NULL) {
+        e->dst = (pgas_ev_addr){PGAS_EV_HEAP, offset};
+        e->bytes = size;
+        e->obj = call;
+    }
+}
+
 void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero)
 {
     pgas_thread *t = pgas_require(call);
@@ -540,6 +553,8 @@ void *pgas_heap_alloc(const char *call, size_t size, size_t alignment, bool zero
         return NULL;
     }
     pgas_heap_objects_add(map_of(t), offset, size);
+    if (pgas_ev_on(t))
+        note_alloc(t, call, offset, size, __builtin_return_address(0));
     char *ptr = pgas_be_ptr(t->world, t->pe, offset);
     if (zero)
         memset(ptr, 0, size);
@@ -626,6 +641,8 @@ void *pgas_heap_realloc(const char *call, void *ptr, size_t size)
         allocator_give_back(a, offset);
         pgas_heap_objects_free(map_of(t), offset, old_block);
         pgas_heap_objects_add(map_of(t), moved, size);
+        if (pgas_ev_on(t))
+            note_alloc(t, call, moved, size, __builtin_return_address(0));
     }
     pgas_heap_check_blocks(a, t->world->heap_size);
     /* As an allocation does: no PE touches a peer's resized object before the peer has it. */

@@ -68,6 +68,7 @@ typedef struct pgas_config {
     char trace_out[512];      /* SHMEMU_TRACE_OUT */
     char replay[512];         /* SHMEMU_REPLAY */
     char guide[512];          /* SHMEMU_SCHED_GUIDE (explore's shrinker) */
+    char events[512];         /* SHMEMU_EVENTS: the event log's file (events.h) */
     bool check_seed_set;      /* SHMEMU_CHECK_SEED was given (else it follows SHMEMU_SEED) */
     /* SHMEM_INFO / NVSHMEM_INFO, SHMEM_VERSION: print at PE 0's initialization (config.c) */
     bool print_info;
@@ -376,6 +377,11 @@ struct pgas_thread {
     /* deterministic mode: this thread's schedulable entity (sched.c); NULL when
      * free-running, so the mode costs one predictable branch on the hot paths */
     struct pgas_sched_entity *ent;
+    /* the event log (events.h): this thread's log, NULL when the log is off (so the hooks
+     * cost one predictable branch), and the put-with-signal being issued, whose signal's
+     * resulting value delivery notes; touched by this thread only */
+    struct pgas_ev_log *events;
+    struct pgas_event *ev_writer;
     /* the API call in progress (pgas_require, pgas_thread_note_call): names runtime writes
      * in deterministic mode (traces, last writers); touched by this thread only */
     const char *api_call;
@@ -433,6 +439,7 @@ typedef struct pgas_world {
      * other, or NULL when the check is off. */
     _Atomic uint32_t *heap_maps;
     _Atomic int hang_reported; /* a hang report has started (hang.c): one per job */
+    struct pgas_ev_job *events; /* SHMEMU_EVENTS (events.h), else NULL */
 } pgas_world;
 
 /* Strict mode (SHMEMU_STRICT_DEVICE, device_only.c): fails, naming the call, when t is a PE's
@@ -505,6 +512,12 @@ void pgas_describe_address(const pgas_world *world, const volatile void *addr, c
 
 /* Excludes runtime-only memory from DRD's race detection (checker_ignore.c). */
 void pgas_checker_ignore(const volatile void *addr, size_t bytes);
+/* For a job's early end (a hang report, a fatal error: events_write.c reads the event logs
+ * that other threads may still append to, and the process then ends): helgrind stops
+ * checking [addr, addr+bytes), and TSan ignores the calling thread's reads between begin and
+ * end (annotate.c). Never on a path that goes on running the program. */
+void pgas_checker_forget(const volatile void *addr, size_t bytes);
+void pgas_checker_unchecked_reads(bool begin);
 
 /* ---- heap (heap.c) ------------------------------------------------------------------- */
 
@@ -647,9 +660,10 @@ void pgas_rma_iget(const char *call, void *dest, const void *source, ptrdiff_t d
 bool pgas_signal_op_valid(int sig_op);
 /* nvshmemx_signal_op under the name of the caller's call (sig_op: NVSHMEM_SIGNAL_*). */
 void pgas_signal_op(const char *call, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-/* Applies a signal operation to the translated word, with order's annotations and wake. */
-void pgas_signal_apply(const pgas_world *world, int pe, uint64_t *sig_target, int sig_op,
-                       uint64_t signal, pgas_order order);
+/* Applies a signal operation to the translated word, with order's annotations and wake;
+ * returns the word's value after it (for the event log). */
+uint64_t pgas_signal_apply(const pgas_world *world, int pe, uint64_t *sig_target, int sig_op,
+                           uint64_t signal, pgas_order order);
 
 typedef enum {
     PGAS_AMO_FETCH,
@@ -662,9 +676,18 @@ typedef enum {
     PGAS_AMO_XOR
 } pgas_amo_op;
 
-/* Performs op on the size-byte word dest (symmetric, of PE pe); returns the old value. */
-uint64_t pgas_amo(const char *call, pgas_amo_op op, void *dest, int pe, size_t size,
-                  uint64_t value, uint64_t cond);
+/* Performs op on the size-byte word dest (symmetric, of PE pe); returns the old value. pc:
+ * the program's call site, for the event log (events.h). */
+uint64_t pgas_amo_at(const void *pc, const char *call, pgas_amo_op op, void *dest, int pe,
+                     size_t size, uint64_t value, uint64_t cond);
+/* pgas_amo_at from the entry point it is inlined into (its return address is the
+ * program's: an AMO entry point passes too many arguments to jump on to pgas_amo_at). */
+static inline __attribute__((always_inline)) uint64_t
+pgas_amo(const char *call, pgas_amo_op op, void *dest, int pe, size_t size, uint64_t value,
+         uint64_t cond)
+{
+    return pgas_amo_at(__builtin_return_address(0), call, op, dest, pe, size, value, cond);
+}
 
 /* ---- collectives (barrier.c, collective.c, team.c) ----------------------------------- */
 
@@ -777,6 +800,11 @@ void pgas_last_writer_describe(const pgas_world *world, const volatile void *add
 /* Prints every waiting thread of the job (what it waits for, the last writer of the word,
  * the wait-for cycle) to f; returns how many wait (idle stream threads not counted). */
 int pgas_report_waits(pgas_world *world, FILE *f, const char *indent);
+/* The program's source line of a return address into it (addr2line; sched_report.c): file,
+ * line and function; false (and empty) when unknown or in the runtime's own code. Starts
+ * a process: call it once per address, outside the hot paths (reports, the event log). */
+bool pgas_source_line(uintptr_t pc, char *file, size_t file_len, int *line, char *func,
+                      size_t func_len);
 /* "PE p (label[, thread (x,y,z)])" for a thread and its wait record. */
 void pgas_describe_waiter(const pgas_thread *t, char *out, size_t len);
 

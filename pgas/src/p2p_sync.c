@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "events.h"
 #include "nvshmem.h"
 
 typedef struct ivar_set {
@@ -88,8 +88,19 @@ static pgas_thread *check_set(const ivar_set *s)
 /* Waits for one ivar on its own wake bucket. */
 static void wait_one(const ivar_set *s, size_t i)
 {
-    pgas_wait_value(s->ivars + i * s->elem_size, s->kind, s->cmp, value_at(s, i), PGAS_ACQUIRE,
-                    s->call);
+    const char *ivar = s->ivars + i * s->elem_size;
+    pgas_thread *t = pgas_current();
+    if (__builtin_expect(!pgas_ev_on(t), 1)) {
+        pgas_wait_value(ivar, s->kind, s->cmp, value_at(s, i), PGAS_ACQUIRE, s->call);
+        return;
+    }
+    pgas_ev_wait(t, PGAS_EV_WAIT_START, s->caller, ivar, s->kind, s->cmp, value_at(s, i));
+    uint64_t seen =
+        pgas_wait_value(ivar, s->kind, s->cmp, value_at(s, i), PGAS_ACQUIRE, s->call);
+    pgas_event *done =
+        pgas_ev_wait(t, PGAS_EV_WAIT_DONE, s->caller, ivar, s->kind, s->cmp, value_at(s, i));
+    if (done != NULL)
+        done->seen = seen;
 }
 
 /* The index the scan of s->ivars starts at: one past the last index found there. */

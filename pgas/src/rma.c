@@ -6,12 +6,15 @@
  * mode, later. A transfer of zero bytes (or zero elements) moves nothing and is valid with
  * any pointers, NULL included: only the PE is checked. A put-with-signal of zero bytes still
  * updates its signal, whose address must be valid.
+ *
+ * The transfers below are always inlined into the entry points, so that the return address
+ * they note for the event log (SHMEMU_EVENTS, events.h) is the program's call site.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "core_types.h"
-#include "internal.h"
+#include "events.h"
 #include "nvshmem.h"
 
 static size_t byte_count(const char *call, size_t nelems, size_t elem_size)
@@ -37,19 +40,24 @@ static bool nothing_to_move(const pgas_thread *t, const char *call, size_t count
     return true;
 }
 
-static void put_bytes(const char *call, void *dest, const void *source, size_t bytes, int pe,
-                      bool nbi)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+ALWAYS_INLINE void put_bytes(const char *call, void *dest, const void *source, size_t bytes,
+                             int pe, bool nbi)
 {
     pgas_thread *t = pgas_require(call);
     if (nothing_to_move(t, call, bytes, pe))
         return;
     char *target = pgas_heap_translate(t, call, "dest", dest, bytes, pe);
     check_source(call, source, bytes);
+    if (pgas_ev_on(t))
+        pgas_ev_rma(t, nbi ? PGAS_EV_PUT_NBI : PGAS_EV_PUT, __builtin_return_address(0), pe,
+                    dest, source, bytes);
     pgas_deliver_put(t, pe, target, source, bytes, nbi);
 }
 
-static void get_bytes(const char *call, void *dest, const void *source, size_t bytes, int pe,
-                      bool nbi)
+ALWAYS_INLINE void get_bytes(const char *call, void *dest, const void *source, size_t bytes,
+                             int pe, bool nbi)
 {
     pgas_thread *t = pgas_require(call);
     if (nothing_to_move(t, call, bytes, pe))
@@ -57,11 +65,15 @@ static void get_bytes(const char *call, void *dest, const void *source, size_t b
     char *from = pgas_heap_translate(t, call, "source", source, bytes, pe);
     if (dest == NULL)
         pgas_fail(call, "dest is NULL; pass the local buffer to receive into");
+    if (pgas_ev_on(t))
+        pgas_ev_rma(t, nbi ? PGAS_EV_GET_NBI : PGAS_EV_GET, __builtin_return_address(0), pe,
+                    dest, source, bytes);
     pgas_deliver_get(t, pe, dest, from, bytes, nbi);
 }
 
-static void put_signal_bytes(const char *call, void *dest, const void *source, size_t bytes,
-                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi)
+ALWAYS_INLINE void put_signal_bytes(const char *call, void *dest, const void *source,
+                                    size_t bytes, uint64_t *sig_addr, uint64_t signal,
+                                    int sig_op, int pe, bool nbi)
 {
     pgas_thread *t = pgas_require(call);
     pgas_check_device_only(t, call);
@@ -75,11 +87,25 @@ static void put_signal_bytes(const char *call, void *dest, const void *source, s
     uint64_t *sig_target =
         (uint64_t *)pgas_heap_translate(t, call, "sig_addr", sig_addr, sizeof *sig_addr, pe);
     check_source(call, source, bytes);
+    if (pgas_ev_on(t)) {
+        pgas_event *ev = pgas_ev_rma(t, PGAS_EV_PUT_SIGNAL, __builtin_return_address(0), pe,
+                                     dest, source, bytes);
+        if (ev != NULL) {
+            ev->has_after = false; /* the word a wait sees is the signal's (delivery sets it) */
+            ev->size = sizeof *sig_addr;
+            ev->sig = pgas_ev_addr_of(t, sig_addr);
+            ev->sub = (uint8_t)sig_op;
+            ev->value = signal;
+        }
+        t->ev_writer = ev;
+    }
     pgas_deliver_put_signal(t, pe, target, source, bytes, sig_target, sig_op, signal, nbi);
+    t->ev_writer = NULL;
 }
 
-/* Strided: element i goes from source[i * sst] to dest[i * dst]. */
-static void iput_bytes(const char *call, void *dest, const void *source, ptrdiff_t dst,
+/* Strided: element i goes from source[i * sst] to dest[i * dst]. The log records one put
+ * (or get) of the whole span. */
+ALWAYS_INLINE void iput_bytes(const char *call, void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, size_t elem_size, int pe)
 {
     pgas_thread *t = pgas_require(call);
@@ -90,12 +116,14 @@ static void iput_bytes(const char *call, void *dest, const void *source, ptrdiff
     size_t span = byte_count(call, (nelems - 1), (size_t)dst * elem_size) + elem_size;
     char *target = pgas_heap_translate(t, call, "dest", dest, span, pe);
     check_source(call, source, elem_size);
+    if (pgas_ev_on(t))
+        pgas_ev_rma(t, PGAS_EV_PUT, __builtin_return_address(0), pe, dest, NULL, span);
     for (size_t i = 0; i < nelems; i++)
         pgas_deliver_put(t, pe, target + i * (size_t)dst * elem_size,
                          (const char *)source + i * (size_t)sst * elem_size, elem_size, false);
 }
 
-static void iget_bytes(const char *call, void *dest, const void *source, ptrdiff_t dst,
+ALWAYS_INLINE void iget_bytes(const char *call, void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, size_t elem_size, int pe)
 {
     pgas_thread *t = pgas_require(call);
@@ -107,6 +135,8 @@ static void iget_bytes(const char *call, void *dest, const void *source, ptrdiff
     char *from = pgas_heap_translate(t, call, "source", source, span, pe);
     if (dest == NULL)
         pgas_fail(call, "dest is NULL; pass the local buffer to receive into");
+    if (pgas_ev_on(t))
+        pgas_ev_rma(t, PGAS_EV_GET, __builtin_return_address(0), pe, dest, source, span);
     for (size_t i = 0; i < nelems; i++)
         pgas_deliver_get(t, pe, (char *)dest + i * (size_t)dst * elem_size,
                          from + i * (size_t)sst * elem_size, elem_size, false);

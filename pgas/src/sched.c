@@ -622,10 +622,11 @@ static void *alloc_or_die(size_t n, size_t size, const char *what)
     return p;
 }
 
-/* SHMEMU_TRACE_OUT must be writable before the job runs: a trace that cannot be written
- * is found at the start (exit 2), not after a long run that then exits 0 without it. The
- * probe is the temporary file the trace is written to (PATH.tmp.PID, then renamed). */
-static void check_trace_out(const char *path)
+/* SHMEMU_TRACE_OUT (and SHMEMU_EVENTS, events_write.c) must be writable before the job
+ * runs: a file that cannot be written is found at the start (exit 2), not after a long run
+ * that then exits 0 without it. The probe is the temporary file the output is written to
+ * (PATH.tmp.PID, then renamed). */
+void pgas_check_output(const char *var, const char *path, const char *what)
 {
     struct stat st;
     const char *why = NULL;
@@ -644,9 +645,8 @@ static void check_trace_out(const char *path)
     }
     if (why == NULL)
         return;
-    fprintf(stderr, "shmemu: SHMEMU_TRACE_OUT=%s cannot be written: %s (the trace is written "
-                    "to %s, then renamed); give a file in a writable directory\n", path, why,
-            tmp);
+    fprintf(stderr, "shmemu: %s=%s cannot be written: %s (%s is written to %s, then "
+                    "renamed); give a file in a writable directory\n", var, path, why, what, tmp);
     exit(2);
 }
 
@@ -657,7 +657,7 @@ void pgas_sched_create(pgas_world *world)
         cfg->guide[0] == '\0')
         return;
     if (cfg->trace_out[0] != '\0')
-        check_trace_out(cfg->trace_out);
+        pgas_check_output("SHMEMU_TRACE_OUT", cfg->trace_out, "the trace");
     pgas_sched *s = alloc_or_die(1, sizeof *s, "the scheduler");
     s->world = world;
     if (cfg->replay[0] != '\0') {

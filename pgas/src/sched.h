@@ -150,6 +150,9 @@ const char *pgas_trace_call_name(const pgas_trace_header *h, uint32_t hash);
 /* sched_trace.c */
 /* A strategy's name, as traces and replay commands write it ("random", "pct", ...). */
 const char *pgas_sched_strategy_name(int strategy);
+/* Exits 2 with a message naming var when path cannot be written (PATH.tmp.PID is probed:
+ * outputs are written there, then renamed); `what` names the output ("the trace"). */
+void pgas_check_output(const char *var, const char *path, const char *what);
 void pgas_trace_fill_header(pgas_sched *s);
 int pgas_trace_write(const pgas_sched *s, const char *path);
 /* Parses a trace held in buf[0, len) (name: the file, for messages). Returns 0 with *log

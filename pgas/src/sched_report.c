@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "events.h"
 #include "sched.h"
 #include "shmemu/env.h"
 
@@ -199,6 +200,28 @@ static bool describe_caller(uintptr_t pc, char *out, size_t len)
                  "binutils, names the line)", info.dli_fname != NULL && info.dli_fname[0] != '\0'
                  ? info.dli_fname : object, (unsigned long long)at);
     return false;
+}
+
+bool pgas_source_line(uintptr_t pc, char *file, size_t file_len, int *line, char *func,
+                      size_t func_len)
+{
+    char where[1024];
+    file[0] = func[0] = '\0';
+    *line = 0;
+    if (!describe_caller(pc, where, sizeof where))
+        return false;
+    /* "path:line (in func)" */
+    char *in = strstr(where, " (in ");
+    if (in != NULL) {
+        snprintf(func, func_len, "%.*s", (int)strcspn(in + 5, ")"), in + 5);
+        *in = '\0';
+    }
+    char *colon = strrchr(where, ':');
+    if (colon == NULL)
+        return false;
+    *line = atoi(colon + 1);
+    snprintf(file, file_len, "%.*s", (int)(colon - where), where);
+    return true;
 }
 
 /* The "called at" of a wait: its API call's own site, else the site that the emulator or the
@@ -464,5 +487,11 @@ _Noreturn void pgas_sched_deadlock(pgas_sched *s, const char *what)
     pgas_trace_flush(s);
     pgas_sched_print_replay(f, s);
     fflush(NULL);
+    char text[512];
+    snprintf(text, sizeof text, "deadlock (deterministic scheduler, %s seed %llu, decision "
+                                "%llu): %s; %d thread(s) wait and none can be satisfied",
+             pgas_sched_strategy_name(s->strategy), (unsigned long long)s->seed,
+             (unsigned long long)LD(s->decisions), what, n);
+    pgas_ev_early_end(world, PGAS_EV_HANG, text);
     _exit(PGAS_SCHED_DEADLOCK_EXIT);
 }

@@ -20,26 +20,28 @@ bool pgas_signal_op_valid(int sig_op)
     return sig_op == NVSHMEM_SIGNAL_SET || sig_op == NVSHMEM_SIGNAL_ADD;
 }
 
-void pgas_signal_apply(const pgas_world *w, int pe, uint64_t *sig_target, int sig_op,
-                       uint64_t signal, pgas_order order)
+uint64_t pgas_signal_apply(const pgas_world *w, int pe, uint64_t *sig_target, int sig_op,
+                           uint64_t signal, pgas_order order)
 {
     if (pgas_be_amo_remote(w, pe, (const char *)sig_target)) {
         /* Through the backend (MPI's atomics): complete at the target on return, and after
          * every put this PE issued to it before (a backend's put is complete on return). */
-        (void)w->backend->amo(w, pe, (char *)sig_target, sizeof *sig_target,
-                              sig_op == NVSHMEM_SIGNAL_SET ? PGAS_AMO_SET : PGAS_AMO_ADD,
-                              signal, 0);
+        uint64_t old = w->backend->amo(w, pe, (char *)sig_target, sizeof *sig_target,
+                                       sig_op == NVSHMEM_SIGNAL_SET ? PGAS_AMO_SET : PGAS_AMO_ADD,
+                                       signal, 0);
         pgas_be_wake(w, sig_target, sizeof *sig_target);
-        return;
+        return sig_op == NVSHMEM_SIGNAL_SET ? signal : old + signal;
     }
     bool release = (order == PGAS_RELEASE || order == PGAS_ACQ_REL) &&
                    pgas_ordering()->signal_update == PGAS_RELEASE;
     int mo = release ? __ATOMIC_RELEASE : __ATOMIC_RELAXED;
     if (release)
         pgas_hb_before(sig_target);
+    uint64_t after = signal;
     if (sig_op == NVSHMEM_SIGNAL_SET)
         __atomic_exchange_n(sig_target, signal, mo);
     else
-        __atomic_fetch_add(sig_target, signal, mo);
+        after = __atomic_fetch_add(sig_target, signal, mo) + signal;
     pgas_be_wake(w, sig_target, sizeof *sig_target);
+    return after;
 }

@@ -7,7 +7,7 @@
  * word compares as asked, and acquires. They check their arguments first, as every entry
  * point does: the PE, the symmetric range, the alignment of the word, the operation.
  */
-#include "internal.h"
+#include "events.h"
 #include "nvshmem.h"
 #include "ordering.h"
 
@@ -28,7 +28,15 @@ void pgas_signal_op(const char *call, uint64_t *sig_addr, uint64_t signal, int s
     uint64_t *target =
         (uint64_t *)pgas_heap_translate(t, call, "sig_addr", sig_addr, sizeof *sig_addr, pe);
     pgas_deliver_before_op(t, pe, false);
-    pgas_signal_apply(t->world, pe, target, sig_op, signal, PGAS_RELEASE);
+    pgas_event *ev = NULL;
+    if (pgas_ev_on(t) && (ev = pgas_ev_record(t, PGAS_EV_SIGNAL, __builtin_return_address(0)))) {
+        ev->peer = pe;
+        ev->sig = pgas_ev_addr_of(t, sig_addr);
+        ev->sub = (uint8_t)sig_op;
+        ev->value = signal;
+        ev->size = sizeof *sig_addr;
+    }
+    pgas_ev_after(ev, pgas_signal_apply(t->world, pe, target, sig_op, signal, PGAS_RELEASE));
 }
 
 uint64_t nvshmem_signal_fetch(const uint64_t *sig_addr)
@@ -55,6 +63,15 @@ uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_val
     if ((uintptr_t)sig_addr % sizeof(uint64_t) != 0)
         pgas_fail(call, "sig_addr %p is not 8-byte aligned; signal words are uint64_t",
                   (void *)sig_addr);
-    return pgas_wait_value(sig_addr, PGAS_KIND_U64, cmp, cmp_value,
-                           pgas_ordering()->signal_wait, call);
+    if (__builtin_expect(!pgas_ev_on(t), 1))
+        return pgas_wait_value(sig_addr, PGAS_KIND_U64, cmp, cmp_value,
+                               pgas_ordering()->signal_wait, call);
+    pgas_ev_wait(t, PGAS_EV_WAIT_START, t->caller, sig_addr, PGAS_KIND_U64, cmp, cmp_value);
+    uint64_t seen = pgas_wait_value(sig_addr, PGAS_KIND_U64, cmp, cmp_value,
+                                    pgas_ordering()->signal_wait, call);
+    pgas_event *done =
+        pgas_ev_wait(t, PGAS_EV_WAIT_DONE, t->caller, sig_addr, PGAS_KIND_U64, cmp, cmp_value);
+    if (done != NULL)
+        done->seen = seen;
+    return seen;
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "events.h"
 #include "image.h"
 #include "nvshmem.h"
 #include "ordering.h"
@@ -52,6 +53,7 @@ static pgas_world *world_create(int n_pes, const pgas_backend *backend)
      * (backend.h). */
     world->backend = backend;
     world->backend_threads_layout = backend->threads_layout;
+    pgas_ev_job_begin(world); /* SHMEMU_EVENTS: refuses other backends, unwritable files */
     pgas_heap_init(world);
     pgas_teams_init(world);
     pgas_checker_ignore(world, sizeof *world);
@@ -155,6 +157,7 @@ static pgas_thread *thread_attach_record(pgas_thread *t, pgas_world *world, int 
      * every thread's detach would happen before every later attach, on any PE, and hide a
      * kernel read racing with a later block's put (docs/design.md D4). */
     atomic_fetch_add_explicit(&world->live_threads, 1, memory_order_relaxed);
+    pgas_ev_job_attach_thread(t);
     pgas_set_current(t);
     return t;
 }
@@ -418,9 +421,12 @@ static int launch(int n_pes, pe_start *proto)
     free(starts);
     pgas_sched_destroy(world);
     /* Threads the program created may outlive their PEs (app_thread.c): while any has not
-     * finished, the job stays allocated, so that its calls fail with a message. */
-    if (atomic_load_explicit(&world->app_threads, memory_order_relaxed) == 0)
+     * finished, the job stays allocated, so that its calls fail with a message (and its
+     * event log is written at exit). */
+    if (atomic_load_explicit(&world->app_threads, memory_order_relaxed) == 0) {
+        pgas_ev_job_end(world);
         world_destroy(world);
+    }
     return result;
 }
 

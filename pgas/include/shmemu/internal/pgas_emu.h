@@ -118,6 +118,34 @@ bool pgas_compare(uint64_t current, pgas_kind kind, int cmp, uint64_t value);
 /* Reads the word at addr (atomically, relaxed) widened to 64 bits according to kind. */
 uint64_t pgas_load_kind(const volatile void *addr, pgas_kind kind);
 
+/* ---- the event log (SHMEMU_EVENTS, docs/events.md) ----------------------------------- */
+/* The count of jobs of this process whose event log is on: the emulator's stores and atomics
+ * test it first (one load and one predictable branch when no log is on). */
+extern int pgas_events_jobs;
+static inline bool pgas_events_maybe(void)
+{
+    return __builtin_expect(__atomic_load_n(&pgas_events_jobs, __ATOMIC_RELAXED) != 0, 0);
+}
+/* A kernel's system-scope store (rmw false: "signal", sig_op set) or atomic (rmw: "amo",
+ * named `name`) of size bytes at addr, with operand value: recorded when addr lies in a PE's
+ * symmetric heap (the word a peer's wait watches) and the calling thread's job logs; call it
+ * before the write (a write is numbered before any wait that sees it), then
+ * pgas_events_after with the value the write left (the handle may be NULL: nothing).
+ * pc: the program's return address. */
+void *pgas_events_store(const volatile void *addr, unsigned size, uint64_t value, bool rmw,
+                        const char *name, const void *pc);
+void pgas_events_after(void *handle, uint64_t after);
+/* The calling pthread is stream `stream`'s thread: its events say "where":"stream". */
+void pgas_events_here_stream(int stream);
+/* The host enqueues launch `launch` of kernel on stream (grid and block dimensions x,y,z);
+ * pc: the program's return address. */
+void pgas_events_launch(const char *kernel, unsigned launch, const unsigned grid[3],
+                        const unsigned block[3], int stream, const void *pc);
+/* The calling pthread starts (start) or ends block `block` (linear) of a launch on SM slot
+ * sm: from its start to its end, its events say "where":"block" with the emulated thread
+ * (linear, from the fiber hook and block_dim). Recorded when the job's log is on. */
+void pgas_events_block(bool start, const char *kernel, unsigned launch, int block, int sm,
+                       const unsigned block_dim[3]);
 /* ---- deterministic scheduling (docs/sched.md) ---------------------------------------- */
 
 /* True when the calling thread belongs to a job in deterministic mode. */
