@@ -84,6 +84,11 @@ FUZZ_CUDAFE_OBJ := $(FUZZ_BUILD)/obj/cuda/tools/cudafe_rw.o $(FUZZ_BUILD)/obj/cu
 $(FUZZ_BUILD)/fuzz_cudafe: $(FUZZ_BUILD)/obj/fuzz/fuzz_cudafe.o $(FUZZ_CUDAFE_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_CUDAFE_OBJ)
 
+# fuzz_view_*: shmemu-view's readers (viewer/), which link nothing of the runtime.
+FUZZ_VIEW_OBJ := $(patsubst %,$(FUZZ_BUILD)/obj/viewer/%.o,view_json view_log view_report)
+$(FUZZ_BUILD)/fuzz_view_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_view_%.o $(FUZZ_VIEW_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< $(FUZZ_VIEW_OBJ)
+
 fuzz-build: $(FUZZ_BINS)
 
 # fuzz/canary.c: planted bugs that the replay must catch before it may pass (run.sh).
