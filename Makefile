@@ -169,11 +169,14 @@ test: libs $(TEST_BIN)
 -include tests/races.mk
 -include md/md.mk
 -include cg/cg.mk
+-include viewer/view.mk
 -include md/cuda.mk
 -include cg/cuda.mk
 -include fuzz/fuzz.mk
 -include cuda/cuda.mk
 -include cuda/cudafe.mk
+-include course/course.mk
+-include course/exercises/lab.mk
 
 # Keep test objects between builds (they are intermediates of pattern rules).
 .SECONDARY:
