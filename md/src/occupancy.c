@@ -34,14 +34,14 @@ static void write_events(FILE *f, const md_par_result *res, md_blockrec *r, size
     unsigned sms = 0;
     for (size_t i = 0; i < n; i++)
         sms = r[i].sm + 1 > sms ? r[i].sm + 1 : sms;
-    const bool gpu = res->occ_sms > 0;
+    const bool known = res->occ_sms > 0;
     fprintf(f,
             "{\"shmemu_events\":1,\"program\":\"shmemu-md\",\"args\":[\"--halo\",\"%s\"],"
             "\"npes\":%d,\"backend\":\"%s\",\"order\":\"time\",\"sched\":null,\"seed\":null,"
             "\"events\":%zu,\"dropped\":%llu,\"source\":\"shmemu-md --occupancy\","
             "\"step\":%ld,\"pe\":0,\"sms\":%u,\"sms_known\":%s}\n",
-            halo, npes, gpu ? "gpu" : "emulator", n, res->occ_total - res->occ_n,
-            res->occ_step, gpu ? (unsigned)res->occ_sms : sms, gpu ? "true" : "false");
+            halo, npes, res->occ_gpu ? "gpu" : "emulator", n, res->occ_total - res->occ_n,
+            res->occ_step, known ? (unsigned)res->occ_sms : sms, known ? "true" : "false");
     const uint64_t t0 = n > 0 ? r[0].t : 0;
     for (size_t i = 0; i < n; i++) {
         const int role = r[i].role >= 0 && r[i].role < MD_NPHASE - 1 ? r[i].role : 0;

@@ -616,6 +616,7 @@ static void results(md_par_pe *c, double t0, double t1, double t2, int rc, const
         job->res.occ_total = c->timer.rec_total;
         job->res.occ_step = c->timer.rec_step;
         job->res.occ_sms = c->timer.sms;
+        job->res.occ_gpu = c->timer.gpu;
         c->timer.rec_h = NULL;
     }
     job->res.graph_launches = c->graph_launches;

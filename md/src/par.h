@@ -129,11 +129,12 @@ typedef struct md_par_result {
                               * the timed steps */
     /* opt.occupancy: PE 0's block records of step occ_step (-1: no step without a search
      * ran), occ_n of occ_total appended (the rest dropped), the device's SM count (0: not
-     * known, the emulator); occ is the caller's to free. */
+     * known: the emulator without SHMEMU_EMU_SMS); occ is the caller's to free. */
     struct md_blockrec *occ;
     unsigned long long occ_n, occ_total;
     long occ_step;
     int occ_sms;
+    bool occ_gpu;            /* the records come from a GPU (else the emulator) */
     long graph_launches;     /* opt.graph: steps launched as a graph (PE 0) */
     long graph_builds;       /* opt.graph: instantiations (the rest were updates) */
 } md_par_result;

@@ -58,7 +58,8 @@ typedef struct md_par_timer {
     md_blockrec *rec_h;        /* host [rec_cap] */
     unsigned long long rec_cap, rec_n, rec_total;
     long rec_step;
-    int sms;                   /* the device's SM count (0: unknown, the emulator) */
+    int sms;                   /* the device's SM count (0: unknown, the emulator unlimited) */
+    bool gpu;                  /* a GPU (the CUDA build), not the emulator */
 } md_par_timer;
 
 /* on: stamps (--timing); occupancy: also the block log (--occupancy, implies on). */

@@ -22,6 +22,7 @@
  * is CLOCK_MONOTONIC) and on a GPU.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuda_check.h"
@@ -53,6 +54,13 @@ static void blocklog_init(md_par_timer *t)
     int dev = 0;
     MD_CUDA(cudaGetDevice(&dev));
     MD_CUDA(cudaDeviceGetAttribute(&t->sms, cudaDevAttrMultiProcessorCount, dev));
+    t->gpu = true;
+#else
+    /* The emulator's SMs: its residency limit when one is set (emu.h), else unknown (every
+     * block resident; the writer counts the slots it saw). */
+    const char *sms = getenv("SHMEMU_EMU_SMS");
+    t->sms = sms != NULL ? atoi(sms) : 0;
+    t->sms = t->sms > 0 ? t->sms : 0;
 #endif
 }
 

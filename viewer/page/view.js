@@ -596,9 +596,15 @@
     }
 
     /* ---- input ---------------------------------------------------------------------- */
+    /* the zoom at which the whole log fits the window's width */
+    function fitZoom() {
+        const avail = Math.max(scroller.clientWidth, 400) - LABEL_W - 2 * PAD;
+        const base = Math.max(BASE_DX, Math.min(64, avail / Math.max(N, 1)));
+        return avail / (Math.max(N, 1) * base);
+    }
     function setZoom(z) {
         const keep = view.sel >= 0 ? xs[view.sel] - scroller.scrollLeft : 0;
-        view.zoom = Math.max(0.05, Math.min(8, z));
+        view.zoom = Math.max(Math.min(0.05, fitZoom()), Math.min(8, z));
         layoutX();
         if (view.sel >= 0)
             scroller.scrollLeft = Math.max(0, xs[view.sel] - keep);
@@ -614,6 +620,7 @@
     $('last').onclick = () => select(N - 1);
     $('zoomin').onclick = () => setZoom(view.zoom * 1.5);
     $('zoomout').onclick = () => setZoom(view.zoom / 1.5);
+    $('fit').onclick = () => setZoom(fitZoom());
     $('xmode').onchange = (ev) => { view.mode = ev.target.value; layoutX(); select(view.sel, true); };
     $('expand').onclick = () => { for (let p = 0; p < NPES; p++) view.expanded.add(p); render(); };
     $('collapse').onclick = () => { view.expanded.clear(); render(); };
@@ -644,6 +651,7 @@
         else if (k === 'End') select(N - 1);
         else if (k === '+' || k === '=') setZoom(view.zoom * 1.5);
         else if (k === '-') setZoom(view.zoom / 1.5);
+        else if (k === 'f') setZoom(fitZoom());
         else return;
         ev.preventDefault();
     });
@@ -661,6 +669,7 @@
     details();
     window.shmemuView = {
         view: view, events: E, races: races, step: step, select: select, toggle: toggle,
+        fit: () => setZoom(fitZoom()),
         selected: () => view.sel, firstRenderMs: () => view.firstRenderMs,
     };
 })();
