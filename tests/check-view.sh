@@ -24,7 +24,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # --- 1. the program -----------------------------------------------------------------------
-for f in ring hang; do
+# checknbi.jsonl: tests/events/checknbi.c under SHMEMU_CHECK_NBI=1 (a staging buffer rewritten
+# before the quiet: the checking mode's failure ends the log as an error event)
+for f in ring hang checknbi; do
     "$view" tests/events/$f.jsonl -o "$tmp/$f.html" >/dev/null || bad "tests/events/$f.jsonl was refused"
 done
 "$view" tests/events/race.jsonl --report tests/events/race.report -o "$tmp/race.html" >/dev/null ||

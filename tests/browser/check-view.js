@@ -4,7 +4,7 @@
  * Debian's /usr/bin/chromium; no browser download) and checks what they show. Run by
  * tests/check-view.sh, which writes the pages first:
  *
- *   node tests/browser/check-view.js DIR     DIR holds ring.html, race.html, hang.html, big.html
+ *   node tests/browser/check-view.js DIR     DIR holds ring.html, race.html, hang.html, checknbi.html, big.html
  *
  * Each check names what it expected and what it found; the exit status is the number of
  * failed checks (capped at 100). The big page's timings are printed, not asserted (no timing
@@ -168,6 +168,21 @@ async function hang(browser) {
     await page.close();
 }
 
+async function checknbi(browser) {
+    console.log('-- checknbi.html (the checking mode: a put\'s source rewritten before the quiet)');
+    const {page, errors} = await open(browser, 'checknbi.html');
+    check(await count(page, '#diagram circle.ev.op-error') === 1, 'the failure is a red event on PE 0\'s lane',
+          await count(page, '#diagram circle.ev.op-error'));
+    const rep = await text(page, '#report-body');
+    check(rep.includes('Runtime error') && rep.includes('overwritten before that put was complete'),
+          'the report panel gives the checking mode\'s message', rep.slice(0, 80));
+    await page.click('#report-body .hang-item');
+    check((await text(page, '#pos')).includes('error'), 'clicking the report selects the failing event',
+          await text(page, '#pos'));
+    check(errors.length === 0, 'no script error', errors.join('; '));
+    await page.close();
+}
+
 async function big(browser) {
     console.log('-- big.html (10 000 events on 8 PEs)');
     const t0 = Date.now();
@@ -222,7 +237,7 @@ async function big(browser) {
         args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
                '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
-    for (const t of [ring, race, hang, big])
+    for (const t of [ring, race, hang, checknbi, big])
         try {
             await t(browser);
         } catch (e) {           /* one page's failure leaves the others to be checked */
