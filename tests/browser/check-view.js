@@ -22,26 +22,7 @@ function check(ok, what, found) {
     if (!ok) failed++;
 }
 
-/* The PNG's colours, counted in the page itself (no PNG decoder needed here). */
-async function colours(page, png) {
-    return page.evaluate(async (b64) => {
-        const img = new Image();
-        img.src = 'data:image/png;base64,' + b64;
-        await img.decode();
-        const c = document.createElement('canvas');
-        c.width = img.width;
-        c.height = img.height;
-        const g = c.getContext('2d');
-        g.drawImage(img, 0, 0);
-        const px = g.getImageData(0, 0, c.width, c.height).data, count = new Map();
-        for (let i = 0; i < px.length; i += 4) {
-            const k = (px[i] << 16) | (px[i + 1] << 8) | px[i + 2];
-            count.set(k, (count.get(k) || 0) + 1);
-        }
-        return {distinct: count.size, top: Math.max(...count.values()) / (px.length / 4),
-                w: c.width, h: c.height};
-    }, png.toString('base64'));
-}
+const {colours} = require('./colours');
 
 async function open(browser, name) {
     const page = await browser.newPage({viewport: {width: 1280, height: 900}});

@@ -18,6 +18,7 @@
 const fs = require('fs');
 const path = require('path');
 const {chromium} = require('playwright-core');
+const {colours} = require('./colours');
 
 function usage(why) {
     console.error('screenshot.js: ' + why + '\nusage: screenshot.js PAGE.html OUT.png [--part ' +
@@ -59,23 +60,7 @@ if (!fs.existsSync(pageFile)) usage(pageFile + ' does not exist');
         if (errors.length) throw new Error('the page reported: ' + errors.join('; '));
         const sel = {diagram: '#diagram', occ: '#occ', page: 'body'}[opt.part];
         const png = await page.locator(sel).screenshot();
-        const stats = await page.evaluate(async (b64) => {
-            const img = new Image();
-            img.src = 'data:image/png;base64,' + b64;
-            await img.decode();
-            const c = document.createElement('canvas');
-            c.width = img.width;
-            c.height = img.height;
-            const g = c.getContext('2d');
-            g.drawImage(img, 0, 0);
-            const px = g.getImageData(0, 0, c.width, c.height).data, count = new Map();
-            for (let i = 0; i < px.length; i += 4) {
-                const k = (px[i] << 16) | (px[i + 1] << 8) | px[i + 2];
-                count.set(k, (count.get(k) || 0) + 1);
-            }
-            return {distinct: count.size, top: Math.max(...count.values()) / (px.length / 4),
-                    w: c.width, h: c.height};
-        }, png.toString('base64'));
+        const stats = await colours(page, png);
         if (stats.w < 50 || stats.h < 20 || stats.distinct < 2 || stats.top > 0.995)
             throw new Error(`the ${opt.part} picture is empty (${stats.w}x${stats.h}, ` +
                             `${stats.distinct} colours, the commonest on ${(100 * stats.top).toFixed(1)}%)`);
