@@ -177,6 +177,7 @@ test: libs $(TEST_BIN)
 -include cuda/cudafe.mk
 -include course/course.mk
 -include course/exercises/lab.mk
+-include course/figures.mk
 
 # Keep test objects between builds (they are intermediates of pattern rules).
 .SECONDARY:

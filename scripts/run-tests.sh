@@ -4,7 +4,9 @@
 # ASan+UBSan, under ThreadSanitizer, under helgrind and DRD, the check that each race
 # checker reports a planted race, every planted protocol bug caught by its cheapest checker
 # (check-plants), a user's view (shmemu-run, race summaries, installed use), the graded
-# exercises (check-lab), the viewer's pages in headless Chromium (check-view),
+# exercises (check-lab), the course's programs and twins (check-course), the viewer's pages
+# in headless Chromium (check-view), every figure made again from a real run and checked not
+# blank (check-course-figures),
 # every fuzz corpus replayed under ASan+UBSan, and every command README.md and docs/ show.
 # Ends with one line "N passed, N failed" over the stages.
 set -uo pipefail
@@ -13,7 +15,7 @@ scripts/ensure-deps.sh test || exit 1
 scripts/ensure-deps.sh view || exit 1 # Chromium and playwright-core for check-view
 # check-user needs build-tsan (check-tsan); check-docs runs commands that need the programs.
 stages=(all test test-process test-mpi check-asan check-tsan check-helgrind check-drd check-tools check-plants check-user
-        check-lab check-view fuzz-replay check-docs)
+        check-lab check-course check-view check-course-figures fuzz-replay check-docs)
 passed=0
 failed=0
 failed_names=()

@@ -52,7 +52,11 @@ if (!fs.existsSync(pageFile)) usage(pageFile + ' does not exist');
         await page.goto('file://' + path.resolve(pageFile));
         await page.waitForFunction(() => window.shmemuView !== undefined, null, {timeout: 20000});
         if (opt.x !== null) await page.selectOption('#xmode', opt.x);
-        if (opt.expand) await page.click('#expand');
+        /* a picture of the diagram alone: the sticky header and toolbar would cover a tall
+         * one's top rows */
+        if (opt.part !== 'page')
+            await page.addStyleTag({content: '#head, #toolbar { display: none !important; }'});
+        if (opt.expand) await page.evaluate(() => document.getElementById('expand').click());
         if (opt.fit) await page.evaluate(() => window.shmemuView.fit());
         if (opt.select !== null)
             await page.evaluate((n) => window.shmemuView.select(n), Number(opt.select));
