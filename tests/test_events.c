@@ -133,6 +133,84 @@ static int run_logged(const char *path, int n, int (*body)(void *))
     return rc;
 }
 
+/* ---- wait_until_any and _some --------------------------------------------------------- */
+
+static int any_line, some_line, set_line;
+
+/* PE 1 sets word 2 of PE 0's four to 5 with an atomic; PE 0 waits for any word to become 5,
+ * then PE 1 sets words 0 and 3, and PE 0 waits for some. */
+static int any_body(void *arg)
+{
+    (void)arg;
+    nvshmem_init();
+    long *w = nvshmem_calloc(4, sizeof *w);
+    size_t idx[4];
+    if (nvshmem_my_pe() == 1) {
+        set_line = __LINE__; nvshmem_long_atomic_set(&w[2], 5, 0);
+    } else {
+        any_line = __LINE__; size_t i = nvshmem_long_wait_until_any(w, 4, NULL, NVSHMEM_CMP_EQ, 5);
+        PE_CHECK_EQ_I64((long)i, 2);
+    }
+    nvshmem_barrier_all();
+    if (nvshmem_my_pe() == 1) {
+        nvshmem_long_atomic_set(&w[0], 5, 0);
+        nvshmem_long_atomic_set(&w[3], 5, 0);
+    } else {
+        const int skip[4] = {0, 1, 1, 0}; /* only 0 and 3 */
+        some_line = __LINE__; size_t n = nvshmem_long_wait_until_some(w, 4, idx, skip, NVSHMEM_CMP_EQ, 5);
+        PE_CHECK_EQ_I64((long)n, 2);
+    }
+    nvshmem_barrier_all();
+    nvshmem_free(w);
+    nvshmem_finalize();
+    return 0;
+}
+
+/* wait_until_any: one wait_start, one wait_done on the word found, with the value seen and
+ * the edge from PE 1's atomic; wait_until_some: a wait_done per word found. */
+static void test_wait_any_some(void **state)
+{
+    (void)state;
+    char path[256];
+    path_for(path, sizeof path, "any");
+    assert_int_equal(run_logged(path, 2, any_body), 0);
+    ev_file f = ev_read(path);
+    check_frame(&f, 2);
+    int starts = 0, any_done = 0, some_done = 0;
+    long long any_done_seq = -1, set_seq = -1;
+    for (int i = 1; i < f.n; i++) {
+        const char *l = f.lines[i];
+        if (is_op(l, "wait_start")) {
+            starts++;
+            assert_true(num(l, "line", -1) == any_line || num(l, "line", -1) == some_line);
+        }
+        if (is_op(l, "wait_done")) {
+            assert_int_equal(num(l, "seen", -1), 5);
+            if (num(l, "line", -1) == any_line) {
+                any_done++;
+                any_done_seq = num(l, "seq", -1);
+                assert_true(strstr(l, "\"off\":16") != NULL); /* word 2 of 8 bytes */
+            } else {
+                assert_int_equal(num(l, "line", -1), some_line);
+                some_done++;
+            }
+        }
+        if (num(l, "line", -1) == set_line && num(l, "pe", -1) == 1)
+            set_seq = num(l, "seq", -1);
+    }
+    assert_int_equal(starts, 2);
+    assert_int_equal(any_done, 1);
+    assert_int_equal(some_done, 2);
+    assert_true(set_seq >= 0 && any_done_seq >= 0);
+    int edge = 0;
+    for (int i = 1; i < f.n; i++)
+        edge += is_op(f.lines[i], "hb") && num(f.lines[i], "from", -1) == set_seq &&
+                num(f.lines[i], "to", -1) == any_done_seq;
+    assert_int_equal(edge, 1);
+    ev_free(&f);
+    unlink(path);
+}
+
 /* ---- a put-with-signal and its wait --------------------------------------------------- */
 
 static int put_line, wait_line;
@@ -483,6 +561,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_put_signal_wait),
+        cmocka_unit_test(test_wait_any_some),
         cmocka_unit_test(test_kernel_blocks),
         cmocka_unit_test(test_deterministic_identical),
         cmocka_unit_test(test_refusals),

@@ -85,6 +85,26 @@ static pgas_thread *check_set(const ivar_set *s)
     return t;
 }
 
+/* The event log (SHMEMU_EVENTS): a wait on ivar i starts, or ends satisfied (seen: the value
+ * that satisfied it, the ivar's own after the acquire). */
+static void ev_wait_start(pgas_thread *t, const ivar_set *s, size_t i)
+{
+    if (pgas_ev_on(t))
+        pgas_ev_wait(t, PGAS_EV_WAIT_START, s->caller, s->ivars + i * s->elem_size, s->kind,
+                     s->cmp, value_at(s, i));
+}
+
+static void ev_wait_done(pgas_thread *t, const ivar_set *s, size_t i)
+{
+    if (!pgas_ev_on(t))
+        return;
+    const char *ivar = s->ivars + i * s->elem_size;
+    pgas_event *done =
+        pgas_ev_wait(t, PGAS_EV_WAIT_DONE, s->caller, ivar, s->kind, s->cmp, value_at(s, i));
+    if (done != NULL)
+        done->seen = pgas_load_kind(ivar, s->kind);
+}
+
 /* Waits for one ivar on its own wake bucket. */
 static void wait_one(const ivar_set *s, size_t i)
 {
@@ -160,6 +180,7 @@ static size_t wait_any(pgas_thread *t, const ivar_set *s)
     if (first == SIZE_MAX)
         return SIZE_MAX;
     any_ctx ctx = {.set = s, .start = scan_start(t, s), .found = SIZE_MAX};
+    ev_wait_start(t, s, first); /* the log names the set by its first included ivar */
     pgas_wait_heap_predicate(t->pe, s->ivars + first * s->elem_size, any_ready, &ctx, s->call,
                              "any of several ivars to satisfy the comparison");
     acquire_at(s, ctx.found);
@@ -178,8 +199,10 @@ static size_t set_wait_any(const ivar_set *s)
 {
     pgas_thread *t = check_set(s);
     size_t found = wait_any(t, s);
-    if (found != SIZE_MAX)
+    if (found != SIZE_MAX) {
+        ev_wait_done(t, s, found);
         note_found(t, s, found);
+    }
     return found;
 }
 
@@ -202,7 +225,10 @@ static size_t set_wait_some(const ivar_set *s, size_t *indices)
         pgas_fail(s->call, "indices is NULL; pass an array of nelems size_t");
     if (wait_any(t, s) == SIZE_MAX)
         return 0;
-    return collect_satisfied(s, indices);
+    size_t n = collect_satisfied(s, indices);
+    for (size_t k = 0; k < n; k++) /* one satisfied wait per ivar found */
+        ev_wait_done(t, s, indices[k]);
+    return n;
 }
 
 /* Tests make progress in checking mode: a polling loop must see its own puts delivered.
