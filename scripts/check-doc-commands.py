@@ -14,7 +14,8 @@ What counts as a command, and what is done with it:
 - A block preceded by `<!-- doc-test: dry: WHY -->` (on one of the two lines above its fence)
   is checked without running it, for commands that need a GPU or take too long for the
   suite: `make ARGS` must succeed as `make -n ARGS`; a path under bin/ or scripts/ must exist
-  (bin/ after the build); a script must pass `bash -n`.
+  (bin/ after the build); a script must pass `bash -n`; `./PROG` must have been built in the
+  scratch directory by an earlier block.
 - An inline `make ARGS` span gets `make -n ARGS`; an inline span naming a bin/ or scripts/
   path must name one that exists; an inline `bin/PROG ARGS` span without placeholders (an
   upper-case word such as N or FILE, "args", "...") is run like a block command.
@@ -133,6 +134,9 @@ def dry_check(cmd, scratch):
             rc, out, _ = run(f"bash -n {path}", ROOT, 30)
             return rc == 0, out.strip() or "bash -n: ok"
         return os.access(path, os.X_OK), f"{w[0]} exists"
+    if w[0].startswith("./"):  # a program an earlier block of the docs built in the scratch
+        ok = os.access(os.path.join(scratch, w[0]), os.X_OK)
+        return ok, f"{w[0]} {'was built by an earlier block' if ok else 'was built by no earlier block'}"
     if shutil.which(w[0]) is None:
         return False, f"{w[0]}: no such command on PATH"
     return True, f"{w[0]} found on PATH"
