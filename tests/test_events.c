@@ -137,8 +137,8 @@ static int run_logged(const char *path, int n, int (*body)(void *))
 
 static int any_line, some_line, set_line;
 
-/* PE 1 sets word 2 of PE 0's four to 5 with an atomic; PE 0 waits for any word to become 5,
- * then PE 1 sets words 0 and 3, and PE 0 waits for some. */
+/* PE 1 sets word 2 of PE 0's four to 5 with an atomic; PE 0 waits for any word to become 5.
+ * Then PE 1 sets words 0 and 3 before a barrier, and PE 0 waits for some: both hold. */
 static int any_body(void *arg)
 {
     (void)arg;
@@ -155,7 +155,9 @@ static int any_body(void *arg)
     if (nvshmem_my_pe() == 1) {
         nvshmem_long_atomic_set(&w[0], 5, 0);
         nvshmem_long_atomic_set(&w[3], 5, 0);
-    } else {
+    }
+    nvshmem_barrier_all(); /* both words set before the wait: it finds exactly two */
+    if (nvshmem_my_pe() == 0) {
         const int skip[4] = {0, 1, 1, 0}; /* only 0 and 3 */
         some_line = __LINE__; size_t n = nvshmem_long_wait_until_some(w, 4, idx, skip, NVSHMEM_CMP_EQ, 5);
         PE_CHECK_EQ_I64((long)n, 2);
