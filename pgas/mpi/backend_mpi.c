@@ -233,16 +233,22 @@ static pthread_t progress_thread;
 static atomic_bool progress_run;
 static bool progress_started;
 
+/* Lets MPI advance the one-sided operations aimed at this process. */
+static void progress_once(void)
+{
+    int flag = 0;
+    lock();
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, job.job, &flag, MPI_STATUS_IGNORE);
+    unlock();
+}
+
 static void *progress_main(void *arg)
 {
     long us = (long)(intptr_t)arg;
     struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
     pthread_setname_np(pthread_self(), "mpi progress");
     while (atomic_load_explicit(&progress_run, memory_order_acquire)) {
-        int flag = 0;
-        lock();
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, job.job, &flag, MPI_STATUS_IGNORE);
-        unlock();
+        progress_once();
         nanosleep(&ts, NULL);
     }
     return NULL;
@@ -582,10 +588,7 @@ static bool mpi_amo_via_backend(const pgas_world *w, int pe, const char *target)
 static void mpi_progress(const pgas_world *w)
 {
     (void)w;
-    int flag = 0;
-    lock();
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, job.job, &flag, MPI_STATUS_IGNORE);
-    unlock();
+    progress_once();
 }
 
 static bool mpi_direct(const pgas_world *w, int pe, const char *addr)

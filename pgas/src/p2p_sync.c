@@ -85,8 +85,8 @@ static pgas_thread *check_set(const ivar_set *s)
     return t;
 }
 
-/* The event log (SHMEMU_EVENTS): a wait on ivar i starts, or ends satisfied (seen: the value
- * that satisfied it, the ivar's own after the acquire). */
+/* The event log (SHMEMU_EVENTS): a wait on ivar i starts, or ends satisfied with seen, the
+ * value that satisfied it. */
 static void ev_wait_start(pgas_thread *t, const ivar_set *s, size_t i)
 {
     if (pgas_ev_on(t))
@@ -94,33 +94,30 @@ static void ev_wait_start(pgas_thread *t, const ivar_set *s, size_t i)
                      s->cmp, value_at(s, i));
 }
 
-static void ev_wait_done(pgas_thread *t, const ivar_set *s, size_t i)
+static void ev_wait_done(pgas_thread *t, const ivar_set *s, size_t i, uint64_t seen)
 {
     if (!pgas_ev_on(t))
         return;
-    const char *ivar = s->ivars + i * s->elem_size;
-    pgas_event *done =
-        pgas_ev_wait(t, PGAS_EV_WAIT_DONE, s->caller, ivar, s->kind, s->cmp, value_at(s, i));
+    pgas_event *done = pgas_ev_wait(t, PGAS_EV_WAIT_DONE, s->caller, s->ivars + i * s->elem_size,
+                                    s->kind, s->cmp, value_at(s, i));
     if (done != NULL)
-        done->seen = pgas_load_kind(ivar, s->kind);
+        done->seen = seen;
+}
+
+/* ivar i's value now (after the acquire that found it satisfied) */
+static uint64_t ivar_now(const ivar_set *s, size_t i)
+{
+    return pgas_load_kind(s->ivars + i * s->elem_size, s->kind);
 }
 
 /* Waits for one ivar on its own wake bucket. */
 static void wait_one(const ivar_set *s, size_t i)
 {
-    const char *ivar = s->ivars + i * s->elem_size;
     pgas_thread *t = pgas_current();
-    if (__builtin_expect(!pgas_ev_on(t), 1)) {
-        pgas_wait_value(ivar, s->kind, s->cmp, value_at(s, i), PGAS_ACQUIRE, s->call);
-        return;
-    }
-    pgas_ev_wait(t, PGAS_EV_WAIT_START, s->caller, ivar, s->kind, s->cmp, value_at(s, i));
-    uint64_t seen =
-        pgas_wait_value(ivar, s->kind, s->cmp, value_at(s, i), PGAS_ACQUIRE, s->call);
-    pgas_event *done =
-        pgas_ev_wait(t, PGAS_EV_WAIT_DONE, s->caller, ivar, s->kind, s->cmp, value_at(s, i));
-    if (done != NULL)
-        done->seen = seen;
+    ev_wait_start(t, s, i);
+    uint64_t seen = pgas_wait_value(s->ivars + i * s->elem_size, s->kind, s->cmp, value_at(s, i),
+                                    PGAS_ACQUIRE, s->call);
+    ev_wait_done(t, s, i, seen);
 }
 
 /* The index the scan of s->ivars starts at: one past the last index found there. */
@@ -200,7 +197,7 @@ static size_t set_wait_any(const ivar_set *s)
     pgas_thread *t = check_set(s);
     size_t found = wait_any(t, s);
     if (found != SIZE_MAX) {
-        ev_wait_done(t, s, found);
+        ev_wait_done(t, s, found, ivar_now(s, found));
         note_found(t, s, found);
     }
     return found;
@@ -227,7 +224,7 @@ static size_t set_wait_some(const ivar_set *s, size_t *indices)
         return 0;
     size_t n = collect_satisfied(s, indices);
     for (size_t k = 0; k < n; k++) /* one satisfied wait per ivar found */
-        ev_wait_done(t, s, indices[k]);
+        ev_wait_done(t, s, indices[k], ivar_now(s, indices[k]));
     return n;
 }
 
