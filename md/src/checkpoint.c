@@ -392,15 +392,6 @@ out:
 
 /* ---- files ---------------------------------------------------------------------------- */
 
-/* "<path>.tmp.<pid>": in the same directory as path, so rename() is atomic. The pid makes
- * the name unique per process and tells md_checkpoint_clean_stale whose file it is. */
-static char *temp_name(const char *path)
-{
-    size_t n = strlen(path) + 32;
-    char *t = md_xmalloc(n);
-    snprintf(t, n, "%s.tmp.%ld", path, (long)getpid());
-    return t;
-}
 
 /* The directory part of path ("." when it has none); malloc'ed. */
 static char *dir_of(const char *path)
@@ -466,7 +457,7 @@ int md_checkpoint_write(const char *path, const md_checkpoint *ck, md_error *err
     unsigned char *buf;
     size_t len;
     md_checkpoint_encode(ck, &buf, &len);
-    char *tmp = temp_name(path);
+    char *tmp = md_temp_name(path);
     int rc = -1;
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -511,7 +502,7 @@ int md_checkpoint_probe(const char *path, md_error *err)
 {
     if (md_outpath_check_target("--checkpoint", path, err) != 0)
         return -1;
-    char *tmp = temp_name(path);
+    char *tmp = md_temp_name(path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
         md_fail(err, "--checkpoint %s: cannot create a file in its directory (%s): %s; "
@@ -531,7 +522,7 @@ int md_checkpoint_probe(const char *path, md_error *err)
     return rc;
 }
 
-/* The pid of a name "<base>.tmp.<pid>" exactly as temp_name writes it (decimal, no sign,
+/* The pid of a name "<base>.tmp.<pid>" exactly as md_temp_name writes it (decimal, no sign,
  * no leading zero), or 0. */
 static long stale_pid(const char *name, const char *base)
 {

@@ -61,9 +61,7 @@ int md_occupancy_write(const char *path, const md_par_result *res, int npes, con
                        "was recorded; give more --steps than --nstlist", path);
     if (md_outpath_check_target("--occupancy", path, err) != 0)
         return -1;
-    size_t tn = strlen(path) + 32;
-    char *tmp = md_xmalloc(tn);
-    snprintf(tmp, tn, "%s.tmp.%ld", path, (long)getpid());
+    char *tmp = md_temp_name(path);
     FILE *f = fopen(tmp, "w");
     if (f == NULL) {
         md_fail(err, "--occupancy %s: cannot create %s: %s; check that the directory exists "

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int md_fail(md_error *err, const char *fmt, ...)
 {
@@ -40,6 +41,14 @@ void *md_xcalloc(size_t n, size_t size)
     if (!p)
         out_of_memory(n * size);
     return p;
+}
+
+char *md_temp_name(const char *path)
+{
+    size_t n = strlen(path) + 32;
+    char *t = md_xmalloc(n);
+    snprintf(t, n, "%s.tmp.%ld", path, (long)getpid());
+    return t;
 }
 
 void *md_xrealloc(void *old, size_t bytes)

@@ -18,6 +18,11 @@ void *md_xmalloc(size_t bytes);
 void *md_xcalloc(size_t n, size_t size);
 void *md_xrealloc(void *p, size_t bytes);
 
+/* "<path>.tmp.<pid>" (malloc'ed): where a file is written whole before it is renamed over
+ * path (the same directory, so rename() is atomic; the pid makes the name unique per process
+ * and tells md_checkpoint_clean_stale whose file it is). */
+char *md_temp_name(const char *path);
+
 /* ---- md_atoms -------------------------------------------------------------------------- */
 
 /* Grows every array to hold at least cap atoms (keeps the contents). */
