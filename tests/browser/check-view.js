@@ -13,7 +13,6 @@
  */
 'use strict';
 const path = require('path');
-const {chromium} = require('playwright-core');
 
 const dir = process.argv[2];
 let failed = 0;
@@ -22,7 +21,7 @@ function check(ok, what, found) {
     if (!ok) failed++;
 }
 
-const {colours} = require('./colours');
+const {launch, colours} = require('./common');
 
 async function open(browser, name) {
     const page = await browser.newPage({viewport: {width: 1280, height: 900}});
@@ -212,12 +211,7 @@ async function big(browser) {
 }
 
 (async () => {
-    const browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-        /* root needs --no-sandbox; the rest keep Chromium off the (closed) network */
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-               '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const browser = await launch();
     for (const t of [ring, race, hang, checknbi, big])
         try {
             await t(browser);

@@ -17,8 +17,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const {chromium} = require('playwright-core');
-const {colours} = require('./colours');
+const {launch, colours} = require('./common');
 
 function usage(why) {
     console.error('screenshot.js: ' + why + '\nusage: screenshot.js PAGE.html OUT.png [--part ' +
@@ -43,8 +42,7 @@ if (opt.x !== null && !['order', 'time'].includes(opt.x)) usage('--x ' + opt.x);
 if (!fs.existsSync(pageFile)) usage(pageFile + ' does not exist');
 
 (async () => {
-    const browser = await chromium.launch({executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-                                           args: ['--no-sandbox']});
+    const browser = await launch();
     try {
         const page = await browser.newPage({viewport: {width: Number(opt.width), height: 900}});
         const errors = [];

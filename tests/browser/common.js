@@ -1,9 +1,20 @@
 /*
- * colours.js: a PNG's colours, counted in a page (no PNG decoder needed in node): how many
- * distinct ones, the share of the commonest, and the size. check-view.js and screenshot.js
- * use it to tell a picture from a blank one.
+ * common.js: what check-view.js and screenshot.js share: starting Debian's Chromium headless
+ * through playwright-core (CHROMIUM names another binary), and a PNG's colours counted in a
+ * page (no PNG decoder needed in node: how many distinct ones, the share of the commonest,
+ * the size), which tells a picture from a blank one.
  */
 'use strict';
+const {chromium} = require('playwright-core');
+
+function launch() {
+    return chromium.launch({
+        executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+        /* root needs --no-sandbox; the rest keep Chromium off the (closed) network */
+        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+               '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+}
 
 async function colours(page, png) {
     return page.evaluate(async (b64) => {
@@ -25,4 +36,4 @@ async function colours(page, png) {
     }, png.toString('base64'));
 }
 
-module.exports = {colours};
+module.exports = {launch, colours};
