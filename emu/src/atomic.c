@@ -54,7 +54,7 @@ void emu_annotate_release(const volatile void *addr, int scope)
 {
     if (scope <= SCOPE_BLOCK)
         return;
-    pgas_hb_before(gpu_tag(addr));
+    pgas_hb_before_gpu(gpu_tag(addr));
     if (scope >= SCOPE_SYS)
         pgas_hb_before(addr);
 }
@@ -381,6 +381,8 @@ uint64_t emu_load(const volatile void *p, int type, int scope, int order)
             annotate_acquire_poll(t, p, v, scope);
         else
             note_relaxed_load(t, p, scope);
+        if (pgas_sched_maybe())
+            pgas_sched_observe(p);
         if (!spin_park(t, p, type, v, __builtin_return_address(0)))
             return sign_extend(type, v);
     }

@@ -19,6 +19,7 @@
  * this file to run it, free it and drop the block stacks cached on the stream.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include <valgrind/helgrind.h>
 
 #include "internal.h"
+#include "shmemu/internal/checkers.h"
 
 static bool dims_ok(dim3 d, unsigned max_x, unsigned max_y, unsigned max_z)
 {
@@ -122,6 +124,28 @@ emu_launch_rec *emu_launch_copy(const emu_launch_rec *T, emu_stream *s)
     return L;
 }
 
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102 /* Linux 6.13 (uapi asm-generic/mman-common.h) */
+#endif
+
+/* Makes the page at p a guard page: touching it faults. madvise(MADV_GUARD_INSTALL) marks it
+ * in the page tables and keeps the mapping whole; mprotect(PROT_NONE) where the kernel
+ * lacks it (before Linux 6.13) or under valgrind, which does not know it. mprotect splits
+ * the mapping at every guard, one per fiber stack: those splits, and the unmapping of
+ * mappings of that many pieces, were a fifth of a short job's time under the scheduler. */
+static int guard_page(char *p)
+{
+    static _Atomic int no_guard_advice; /* the kernel refused it once */
+    if (!shmemu_under_valgrind() && !atomic_load_explicit(&no_guard_advice, memory_order_relaxed)) {
+        if (madvise(p, EMU_GUARD_BYTES, MADV_GUARD_INSTALL) == 0)
+            return 0;
+        if (errno != EINVAL)
+            return -1;
+        atomic_store_explicit(&no_guard_advice, 1, memory_order_relaxed);
+    }
+    return mprotect(p, EMU_GUARD_BYTES, PROT_NONE);
+}
+
 /* A block's stack mapping: reused from this stream's cache when one of the same size is
  * there (its guard pages are in place; its contents are marked fresh for helgrind), or
  * mapped with a guard page below each fiber stack and below the pthread's stack. */
@@ -145,9 +169,9 @@ static char *stack_region_get(emu_stream *s, size_t bytes, size_t fiber_bytes)
      * mappings) would leave a stack without its guard, so it ends the run. */
     size_t slot = emu_fiber_stack_size() + EMU_GUARD_BYTES;
     for (size_t off = 0; off < fiber_bytes; off += slot)
-        if (mprotect(r + off, EMU_GUARD_BYTES, PROT_NONE) != 0)
+        if (guard_page(r + off) != 0)
             emu_fail_mapping("a fiber stack's guard page", EMU_GUARD_BYTES, errno);
-    if (mprotect(r + fiber_bytes, EMU_GUARD_BYTES, PROT_NONE) != 0)
+    if (guard_page(r + fiber_bytes) != 0)
         emu_fail_mapping("the block thread's guard page", EMU_GUARD_BYTES, errno);
     return r;
 }
@@ -279,7 +303,7 @@ void emu_grid_sync(const char *file, int line)
          * arrive counts the sync on the PE before anyone leaves, so that a quiet after the
          * sync completes them (pgas_emu.h) */
         pgas_grid_sync_arrive();
-        pgas_hb_before(token);
+        pgas_hb_before_gpu(token); /* a grid barrier: gpu scope */
         uint64_t ticket = atomic_fetch_add(&L->grid_arrived, 1) + 1;
         if (ticket == gen * (uint64_t)L->n_blocks) {
             pgas_grid_sync_release();

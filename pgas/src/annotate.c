@@ -19,7 +19,7 @@ void __tsan_acquire(void *addr);
 void __tsan_release(void *addr);
 #endif
 
-void pgas_hb_before(const volatile void *addr)
+void pgas_hb_before_checkers(const volatile void *addr)
 {
     void *a = (void *)(uintptr_t)addr;
     ANNOTATE_HAPPENS_BEFORE(a);
@@ -27,6 +27,25 @@ void pgas_hb_before(const volatile void *addr)
     __tsan_release(a);
 #endif
     (void)a;
+}
+
+void (*_Atomic pgas_release_hook)(bool gpu_scope);
+
+void pgas_hb_before(const volatile void *addr)
+{
+    /* weak-memory mode: a release publishes the releasing thread's buffered stores first */
+    void (*hook)(bool) = atomic_load_explicit(&pgas_release_hook, memory_order_relaxed);
+    if (__builtin_expect(hook != NULL, 0))
+        hook(false);
+    pgas_hb_before_checkers(addr);
+}
+
+void pgas_hb_before_gpu(const volatile void *tag)
+{
+    void (*hook)(bool) = atomic_load_explicit(&pgas_release_hook, memory_order_relaxed);
+    if (__builtin_expect(hook != NULL, 0))
+        hook(true);
+    pgas_hb_before_checkers(tag);
 }
 
 #ifdef SHMEMU_TSAN

@@ -76,7 +76,10 @@ typedef struct pgas_config {
 } pgas_config;
 
 /* Strategies of the deterministic scheduler; OFF is free-running. */
-enum { PGAS_SCHED_OFF = 0, PGAS_SCHED_RANDOM, PGAS_SCHED_PCT, PGAS_SCHED_RR, PGAS_SCHED_GUIDE };
+/* DELAY: delay bounding (keep the running entity, else round robin; SHMEMU_DELAYS lists the
+ * choice points where that choice is skipped). LAST: the largest strategy a trace may name. */
+enum { PGAS_SCHED_OFF = 0, PGAS_SCHED_RANDOM, PGAS_SCHED_PCT, PGAS_SCHED_RR, PGAS_SCHED_GUIDE,
+       PGAS_SCHED_DELAY, PGAS_SCHED_LAST = PGAS_SCHED_DELAY };
 
 void pgas_config_read(pgas_config *config);
 /* What SHMEM_VERSION and SHMEM_INFO print (to stdout, once per job, at PE 0's
@@ -510,6 +513,14 @@ pgas_thread *pgas_require_attached(const char *call);
 void pgas_describe_address(const pgas_world *world, const volatile void *addr, char *out,
                            size_t len);
 
+/* pgas_hb_before for the race checkers alone: the scheduler's own tokens (a deadlock
+ * report's), which are no release of the program (the weak-memory mode publishes nothing). */
+void pgas_hb_before_checkers(const volatile void *addr);
+/* Called by pgas_hb_before (gpu_scope false) and pgas_hb_before_gpu (true) before their
+ * annotation while set: the weak-memory mode's (weak.c)
+ * publication of the releasing thread's buffered stores. A pointer, so that annotate.c, at
+ * the bottom of the layers, depends on nothing above it. */
+extern void (*_Atomic pgas_release_hook)(bool gpu_scope);
 /* Excludes runtime-only memory from DRD's race detection (checker_ignore.c). */
 void pgas_checker_ignore(const volatile void *addr, size_t bytes);
 /* For a job's early end (a hang report, a fatal error: events_write.c reads the event logs

@@ -405,6 +405,8 @@ uint64_t pgas_wait_value(const volatile void *addr, pgas_kind kind, int cmp, uin
     wait_until_holds(&c, call, NULL, -1, false);
     if (order == PGAS_ACQUIRE || order == PGAS_ACQ_REL)
         pgas_hb_after(addr);
+    if (pgas_sched_maybe())
+        pgas_sched_observe(addr);
     return c.seen;
 }
 

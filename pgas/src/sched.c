@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "sched.h"
+#include "weak.h"
 #include "shmemu/env.h"
 #include "shmemu/internal/futex.h"
 
@@ -85,6 +86,8 @@ static uint64_t next_random(pgas_sched *s)
 static void give_turn(pgas_sched *s, int slot)
 {
     pgas_sched_entity *e = &s->ents[slot];
+    if (s->weak != NULL)
+        pgas_weak_switch(s, LD(s->current), slot);
     XCHG(s->current, slot);
     XCHG(e->turn_epoch, LD(s->epoch));
     atomic_thread_fence(memory_order_seq_cst); /* the program's writes, for the hardware */
@@ -243,6 +246,28 @@ static int pick_guided(pgas_sched *s, int me, uint32_t me_serial, uint64_t epoch
     return pick_rr(s, me, epoch, hard);
 }
 
+/* Delay bounding (Emmi, Qadeer and Rakamaric, POPL 2011; docs/sched.md): a deterministic base
+ * choice (keep the running entity while it can run, else the next that can in round-robin
+ * order of slots, which registration fills deterministically) and a set of delays. A choice
+ * point is a decision with two candidates or more, counted from 0; at each choice point
+ * SHMEMU_DELAYS names, the base choice is skipped for the next candidate after it in round-
+ * robin order. So every delay changes the schedule, and the delay sets of size 0..K over
+ * the choice points of a run are the schedules of at most K delays (bin/shmemu-explore
+ * --strategy delay enumerates them). */
+static int pick_delay(pgas_sched *s, int me, int n, uint64_t epoch, bool hard)
+{
+    int base = me >= 0 && in_set(&s->ents[me], epoch, hard) ? me : pick_rr(s, me, epoch, hard);
+    if (n < 2)
+        return base;
+    uint64_t c = LD(s->choices);
+    XCHG(s->choices, c + 1);
+    int k = LD(s->next_delay);
+    if (k >= s->n_delays || s->delays[k] != c)
+        return base;
+    XCHG(s->next_delay, k + 1);
+    return pick_rr(s, base, epoch, hard);
+}
+
 /* Remembers the name of a call hash, for the trace's table of call names. */
 static void note_call(pgas_sched *s, uint32_t hash, const char *call)
 {
@@ -323,6 +348,7 @@ static int decide(pgas_sched *s, int me, uint32_t me_serial, const char *call)
         case PGAS_SCHED_PCT: pick = pick_pct(s, me, d, epoch, hard); break;
         case PGAS_SCHED_RR: pick = pick_rr(s, me, epoch, hard); break;
         case PGAS_SCHED_GUIDE: pick = pick_guided(s, me, me_serial, epoch, hard); break;
+        case PGAS_SCHED_DELAY: pick = pick_delay(s, me, n, epoch, hard); break;
         default: pick = kth(s, epoch, hard, (int)(next_random(s) % (uint64_t)n)); break;
         }
     }
@@ -378,9 +404,13 @@ void pgas_sched_point_slow(pgas_thread *t, const char *call, bool writes)
     yield(s, e, call);
 }
 
-void pgas_sched_note_write(pgas_thread *t, const volatile void *addr, size_t bytes)
+/* A runtime write others may wait for (signal: a sync point's write, which the weak mode's
+ * report of late stores can name; else a relaxed read-modify-write). */
+static void note_write(pgas_thread *t, const volatile void *addr, size_t bytes, bool signal)
 {
     pgas_sched *s = t->world->sched;
+    if (s->weak != NULL)
+        pgas_weak_strong_write(t, addr, bytes, signal);
     INC(s->epoch);
     /* waits on a word in the range become candidates */
     uintptr_t lo = (uintptr_t)addr, hi = lo + (bytes > 0 ? bytes : 1);
@@ -414,6 +444,11 @@ void pgas_sched_note_write(pgas_thread *t, const volatile void *addr, size_t byt
     }
 }
 
+void pgas_sched_note_write(pgas_thread *t, const volatile void *addr, size_t bytes)
+{
+    note_write(t, addr, bytes, true);
+}
+
 uint64_t pgas_sched_epoch(const pgas_thread *t)
 {
     return LD(t->world->sched->epoch);
@@ -423,7 +458,7 @@ bool pgas_sched_block(pgas_thread *t, const char *call, bool soft, uint64_t eval
 {
     pgas_sched *s = t->world->sched;
     pgas_sched_entity *e = t->ent;
-    pgas_hb_before(&e->report_token); /* for the deadlock report only (sched_report.c) */
+    pgas_hb_before_checkers(&e->report_token); /* the deadlock report only (sched_report.c) */
     XCHG(e->eval_epoch, eval_epoch);
     XCHG(e->state, soft ? ENT_SOFT : ENT_BLOCKED);
     bool last_resort = yield(s, e, call);
@@ -440,7 +475,7 @@ bool pgas_sched_block_value(pgas_thread *t, const char *call, bool soft,
     XCHG(e->cond_kind, (int)kind);
     XCHG(e->cond_cmp, cmp);
     XCHG(e->cond_value, value);
-    pgas_hb_before(&e->report_token); /* for the deadlock report only (sched_report.c) */
+    pgas_hb_before_checkers(&e->report_token); /* the deadlock report only (sched_report.c) */
     XCHG(e->dirty, 0);
     XCHG(e->has_cond, 1);
     XCHG(e->state, soft ? ENT_SOFT : ENT_BLOCKED);
@@ -466,8 +501,11 @@ void pgas_sched_attach(pgas_thread *t, bool host)
             /* every PE is here: the first decision (any host may make it; the state is
              * the same whichever does) */
             int first = decide(s, -1, PGAS_SCHED_NO_ENTITY, "start");
-            if (first == t->pe)
+            if (first == t->pe) {
+                if (s->weak != NULL)
+                    pgas_weak_switch(s, -1, first);
                 return;
+            }
             give_turn(s, first);
         }
         await_turn(s, e, seen);
@@ -506,8 +544,9 @@ void pgas_sched_detach(pgas_thread *t)
     pgas_sched *s = t->world->sched;
     pgas_sched_entity *e = t->ent;
     uint32_t serial = LD(e->serial);
+    pgas_weak_release(t, false); /* a thread's end publishes its stores (weak mode) */
     INC(s->epoch);
-    pgas_hb_before(&e->report_token); /* for the deadlock report only (sched_report.c) */
+    pgas_hb_before_checkers(&e->report_token); /* for the deadlock report only (sched_report.c) */
     XCHG(e->call, "exit");
     XCHG(e->state, ENT_FREE);
     t->ent = NULL;
@@ -537,7 +576,14 @@ void pgas_sched_note_store(const volatile void *addr, size_t bytes)
 {
     pgas_thread *t = pgas_current();
     if (t != NULL && t->ent != NULL)
-        pgas_sched_note_write(t, addr, bytes);
+        note_write(t, addr, bytes, false);
+}
+
+void pgas_sched_observe(const volatile void *addr)
+{
+    pgas_thread *t = pgas_current();
+    if (t != NULL && t->ent != NULL && t->world->sched->weak != NULL)
+        pgas_weak_observe(t, addr);
 }
 
 void pgas_sched_poll(const char *call, bool ready)
@@ -556,6 +602,7 @@ uint32_t pgas_sched_spawn_mark(void)
     pgas_thread *t = pgas_current();
     if (t == NULL || t->ent == NULL)
         return 0;
+    pgas_weak_release(t, false); /* the new thread sees what its creator stored (weak mode) */
     return LD(t->world->sched->registered);
 }
 
@@ -650,12 +697,44 @@ void pgas_check_output(const char *var, const char *path, const char *what)
     exit(2);
 }
 
+/* SHMEMU_DELAYS: the delay strategy's set (pgas_delays_parse), refused with exit 2 when
+ * malformed or given without SHMEMU_SCHED=delay (a replay or a guide ignores it, as they
+ * ignore SHMEMU_SEED). */
+static void delays_read(const pgas_config *cfg, uint64_t *delays, int *n)
+{
+    *n = 0;
+    const char *v = shmemu_env_get("SHMEMU_DELAYS");
+    if (v == NULL || cfg->replay[0] != '\0' || cfg->guide[0] != '\0')
+        return;
+    if (cfg->sched_strategy != PGAS_SCHED_DELAY) {
+        fprintf(stderr, "shmemu: environment: SHMEMU_DELAYS=\"%.100s\" is given but SHMEMU_SCHED "
+                        "is %s, not delay: set SHMEMU_SCHED=delay or unset SHMEMU_DELAYS "
+                        "(docs/sched.md)\n", v, pgas_sched_strategy_name(cfg->sched_strategy));
+        exit(2);
+    }
+    char err[256];
+    if (pgas_delays_parse(v, delays, n, err, sizeof err) != 0) {
+        fprintf(stderr, "shmemu: environment: SHMEMU_DELAYS=%s (docs/sched.md)\n", err);
+        exit(2);
+    }
+}
+
 void pgas_sched_create(pgas_world *world)
 {
     pgas_config *cfg = &world->config;
+    uint64_t delays[PGAS_SCHED_MAX_DELAYS] = {0};
+    int n_delays = 0;
+    delays_read(cfg, delays, &n_delays);
     if (cfg->sched_strategy == PGAS_SCHED_OFF && cfg->replay[0] == '\0' &&
-        cfg->guide[0] == '\0')
+        cfg->guide[0] == '\0') {
+        const char *m = shmemu_env_get("SHMEMU_MEMORY");
+        if (m != NULL && strcmp(m, "weak") == 0) {
+            fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak needs the deterministic scheduler: set "
+                            "SHMEMU_SCHED=random, pct or rr (or replay a trace)\n");
+            exit(2);
+        }
         return;
+    }
     if (cfg->trace_out[0] != '\0')
         pgas_check_output("SHMEMU_TRACE_OUT", cfg->trace_out, "the trace");
     pgas_sched *s = alloc_or_die(1, sizeof *s, "the scheduler");
@@ -687,6 +766,13 @@ void pgas_sched_create(pgas_world *world)
     s->seed = cfg->sched_seed;
     s->pct_depth = cfg->pct_depth;
     s->pct_steps = cfg->pct_steps;
+    if (s->replaying) {
+        memcpy(s->delays, s->replay_header.delays, sizeof s->delays);
+        s->n_delays = s->replay_header.n_delays;
+    } else if (s->strategy == PGAS_SCHED_DELAY) {
+        memcpy(s->delays, delays, sizeof delays);
+        s->n_delays = n_delays;
+    }
     s->capacity = world->n_pes + PGAS_SCHED_MAX_SPAWNED;
     s->pin_cpu = -1;
     cpu_set_t allowed;
@@ -730,6 +816,7 @@ void pgas_sched_create(pgas_world *world)
     (void)__atomic_fetch_add(&pgas_sched_jobs, 1, __ATOMIC_RELAXED);
     if (cfg->trace_out[0] != '\0')
         install_flush_handlers();
+    pgas_weak_create(s); /* after the flush handlers: its fault handler passes theirs on */
 }
 
 void pgas_sched_destroy(pgas_world *world)
@@ -737,6 +824,7 @@ void pgas_sched_destroy(pgas_world *world)
     pgas_sched *s = world->sched;
     if (s == NULL)
         return;
+    pgas_weak_destroy(s);
     if (pgas_trace_flush(s) != 0) {
         fflush(NULL);
         exit(2); /* the trace asked for is not there (the message is printed) */

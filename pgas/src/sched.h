@@ -23,6 +23,9 @@
 /* threads besides the PEs (blocks, streams) that deterministic mode schedules at once */
 #define PGAS_SCHED_MAX_SPAWNED 4096
 #define PGAS_SCHED_CALLS 256 /* distinct sync point names a trace can name */
+/* delay bounding (SHMEMU_DELAYS): delays one run may have, and the largest choice point */
+#define PGAS_SCHED_MAX_DELAYS 64
+#define PGAS_SCHED_MAX_CHOICE 1000000000000ull
 
 enum {
     ENT_FREE = 0, /* slot unused */
@@ -79,6 +82,9 @@ typedef struct pgas_trace_header {
     int n_pes;
     uint64_t n_decisions;
     uint64_t schedule_hash;
+    /* strategy delay only (the "delays:" line): the choice points delayed, increasing */
+    int n_delays;
+    uint64_t delays[PGAS_SCHED_MAX_DELAYS];
     /* the names of the calls the decisions refer to by hash */
     int n_calls;
     uint32_t call_hashes[PGAS_SCHED_CALLS];
@@ -102,6 +108,8 @@ typedef struct pgas_sched {
     uint64_t pct_steps;
     uint64_t change_points[PGAS_SCHED_MAX_CHANGE_POINTS]; /* PCT: decision indexes */
     int n_change_points;
+    uint64_t delays[PGAS_SCHED_MAX_DELAYS]; /* delay: SHMEMU_DELAYS, increasing */
+    int n_delays;
     int capacity;
     int pin_cpu; /* the CPU every entity runs on, or -1 */
     pgas_sched_entity *ents;
@@ -117,6 +125,8 @@ typedef struct pgas_sched {
     _Atomic uint64_t decisions;
     _Atomic uint64_t switches;
     _Atomic uint64_t preemptions;
+    _Atomic uint64_t choices;      /* delay: decisions with two candidates or more so far */
+    _Atomic int next_delay;        /* delay: the first of delays[] not reached yet */
     _Atomic uint64_t hash;         /* FNV-1a over the decision records */
     _Atomic uint64_t last_resort_epoch;
     _Atomic uint64_t last_resort_run;
@@ -137,6 +147,8 @@ typedef struct pgas_sched {
     /* guided (explore's shrinker; read-only) */
     pgas_guide_step *guide;
     size_t n_guide;
+    /* SHMEMU_MEMORY=weak (weak.c), or NULL */
+    struct pgas_weak *weak;
 } pgas_sched;
 
 /* The job in deterministic mode of this process (for the exit and signal handlers). */
@@ -176,6 +188,13 @@ _Noreturn void pgas_trace_diverged(pgas_sched *s, uint64_t at, const pgas_sched_
  * message naming name:line in err. The fuzzers' entry point (fuzz/). */
 int pgas_guide_parse(const char *name, const char *buf, size_t len, pgas_guide_step **steps,
                      size_t *n, char *err, size_t err_len);
+/* Parses a delay set (SHMEMU_DELAYS, a trace's "delays:" line): "" or "none" (no delay), or
+ * decimal choice point indexes separated by commas, strictly increasing, each at most
+ * PGAS_SCHED_MAX_CHOICE, at most PGAS_SCHED_MAX_DELAYS of them. Returns 0, or -1 with what
+ * is wrong in err (without a prefix: the caller names the variable or the line). */
+int pgas_delays_parse(const char *text, uint64_t *delays, int *n, char *err, size_t err_len);
+/* Writes a delay set as pgas_delays_parse reads it ("none" when empty) into out. */
+void pgas_delays_format(const uint64_t *delays, int n, char *out, size_t len);
 /* Reads the regular file path whole and parses it (pgas_guide_parse). */
 int pgas_guide_read(const char *path, pgas_guide_step **steps, size_t *n, char *err,
                     size_t err_len);

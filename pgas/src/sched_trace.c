@@ -94,6 +94,13 @@ static uint64_t config_hash(const pgas_world *w)
         h = fnv(h, hz, strlen(hz));
     uint8_t hz_b = hz_v;
     h = fnv(h, &hz_b, 1);
+    /* the weak-memory mode and its drain (hashed only when on: older traces keep theirs) */
+    const char *mem = shmemu_env_get("SHMEMU_MEMORY");
+    if (mem != NULL && strcmp(mem, "weak") == 0) {
+        int64_t drain = shmemu_env_int("SHMEMU_WEAK_DRAIN", 1, 1000000, 4);
+        h = fnv(h, "weak", 4);
+        h = fnv(h, &drain, sizeof drain);
+    }
     return h;
 }
 
@@ -107,6 +114,8 @@ void pgas_trace_fill_header(pgas_sched *s)
     h->pct_depth = s->pct_depth;
     h->pct_steps = s->pct_steps;
     h->n_pes = s->world->n_pes;
+    h->n_delays = s->n_delays;
+    memcpy(h->delays, s->delays, sizeof h->delays);
     if (!s->replaying)
         return;
     const pgas_trace_header *r = &s->replay_header;
@@ -143,6 +152,13 @@ int pgas_trace_write(const pgas_sched *s, const char *path)
                        (unsigned long long)atomic_load_explicit(&s->hash, memory_order_relaxed));
     if (len < 0 || (size_t)len >= sizeof text)
         len = (int)strlen(text);
+    if (h->strategy == PGAS_SCHED_DELAY) { /* "delays: ...", before the blank line */
+        char set[PGAS_SCHED_MAX_DELAYS * 14 + 8];
+        pgas_delays_format(h->delays, h->n_delays, set, sizeof set);
+        int k = snprintf(text + len - 1, sizeof text - (size_t)len + 1, "delays: %s\n\n", set);
+        if (k > 0 && (size_t)(len - 1 + k) < sizeof text)
+            len += k - 1;
+    }
     /* the call names, inserted before the blank line that ends the header */
     len--;
     for (int i = 0; i < PGAS_SCHED_CALLS && len > 0; i++) {
@@ -203,13 +219,14 @@ const char *pgas_sched_strategy_name(int strategy)
     case PGAS_SCHED_PCT: return "pct";
     case PGAS_SCHED_RR: return "rr";
     case PGAS_SCHED_GUIDE: return "guided";
+    case PGAS_SCHED_DELAY: return "delay";
     default: return "free";
     }
 }
 
 static int strategy_from_name(const char *name)
 {
-    for (int k = PGAS_SCHED_RANDOM; k <= PGAS_SCHED_GUIDE; k++)
+    for (int k = PGAS_SCHED_RANDOM; k <= PGAS_SCHED_LAST; k++)
         if (strcmp(name, pgas_sched_strategy_name(k)) == 0)
             return k;
     return -1;
@@ -250,12 +267,71 @@ static bool parse_u64(const char *s, int base, uint64_t *out)
     return true;
 }
 
-/* The header's keys, in the order the writer writes them (call: lines may repeat). */
+/* The header's keys, in the order the writer writes them (call: lines may repeat). delays
+ * is the one optional key: present exactly when the strategy is delay (so version-1 traces
+ * written before it existed read as they did). */
 enum { K_PROGRAM, K_ARGS, K_CONFIG, K_SEED, K_STRATEGY, K_DEPTH, K_STEPS, K_NPES, K_DECISIONS,
-       K_HASH, K_COUNT };
+       K_HASH, K_DELAYS, K_COUNT };
 static const char *const trace_keys[K_COUNT] = {"program", "args", "config", "seed",
                                                 "strategy", "pct_depth", "pct_steps", "npes",
-                                                "decisions", "hash"};
+                                                "decisions", "hash", "delays"};
+
+int pgas_delays_parse(const char *text, uint64_t *delays, int *n, char *err, size_t err_len)
+{
+    *n = 0;
+    if (text[0] == '\0' || strcmp(text, "none") == 0)
+        return 0;
+    int item = 0;
+    for (const char *p = text;; p++) {
+        item++;
+        size_t len = strcspn(p, ",");
+        char num[24];
+        uint64_t u = 0;
+        bool ok = len > 0 && len < sizeof num;
+        if (ok) {
+            memcpy(num, p, len);
+            num[len] = '\0';
+            ok = parse_u64(num, 10, &u) && u <= PGAS_SCHED_MAX_CHOICE;
+        }
+        if (!ok) {
+            snprintf(err, err_len, "\"%.60s\": item %d (\"%.*s\") is not a choice point index "
+                     "(a decimal number from 0 to %llu); give increasing indexes separated by "
+                     "commas, e.g. 12,407", text, item, (int)(len < 24 ? len : 24), p,
+                     (unsigned long long)PGAS_SCHED_MAX_CHOICE);
+            return -1;
+        }
+        if (*n >= PGAS_SCHED_MAX_DELAYS) {
+            snprintf(err, err_len, "\"%.60s\": more than %d delays", text,
+                     PGAS_SCHED_MAX_DELAYS);
+            return -1;
+        }
+        if (*n > 0 && u <= delays[*n - 1]) {
+            snprintf(err, err_len, "\"%.60s\": item %d (%llu) does not follow %llu: the indexes "
+                     "must be strictly increasing", text, item, (unsigned long long)u,
+                     (unsigned long long)delays[*n - 1]);
+            return -1;
+        }
+        delays[(*n)++] = u;
+        p += len;
+        if (*p == '\0')
+            return 0;
+    }
+}
+
+void pgas_delays_format(const uint64_t *delays, int n, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    if (n == 0)
+        snprintf(out, len, "none");
+    for (int i = 0; i < n && used < len; i++) {
+        int k = snprintf(out + used, len - used, "%s%llu", i > 0 ? "," : "",
+                         (unsigned long long)delays[i]);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+}
 
 /* One "key: value" line of the header (NUL-terminated, without its newline). */
 static int parse_header_line(const char *name, int lineno, char *line, pgas_trace_header *h,
@@ -300,7 +376,8 @@ static int parse_header_line(const char *name, int lineno, char *line, pgas_trac
         k++;
     if (k == K_COUNT) {
         snprintf(err, err_len, "%s:%d: unknown header field \"%.40s\" (accepted: program, args, "
-                 "config, seed, strategy, pct_depth, pct_steps, npes, decisions, hash, call)",
+                 "config, seed, strategy, pct_depth, pct_steps, npes, decisions, hash, delays, "
+                 "call)",
                  name, lineno, key);
         return -1;
     }
@@ -330,10 +407,18 @@ static int parse_header_line(const char *name, int lineno, char *line, pgas_trac
         h->strategy = strategy_from_name(value);
         if (h->strategy < 0) {
             snprintf(err, err_len, "%s:%d: strategy: \"%.40s\" is not a strategy (accepted: "
-                     "random, pct, rr, guided)", name, lineno, value);
+                     "random, pct, rr, guided, delay)", name, lineno, value);
             return -1;
         }
         return 0;
+    case K_DELAYS: {
+        char why[256];
+        if (pgas_delays_parse(value, h->delays, &h->n_delays, why, sizeof why) != 0) {
+            snprintf(err, err_len, "%s:%d: delays: %s", name, lineno, why);
+            return -1;
+        }
+        return 0;
+    }
     default:
         break;
     }
@@ -403,8 +488,15 @@ int pgas_trace_parse(const char *name, const unsigned char *buf, size_t len,
             return -1;
         at += llen + 1;
     }
+    if (seen[K_DELAYS] != (h->strategy == PGAS_SCHED_DELAY)) {
+        snprintf(err, err_len, seen[K_DELAYS] ? "%s: a delays: line in a trace of strategy %s "
+                 "(only strategy delay has one): damaged" : "%s: the header has no delays: line "
+                 "(strategy %s needs one): truncated or damaged", name,
+                 pgas_sched_strategy_name(h->strategy));
+        return -1;
+    }
     for (int k = 0; k < K_COUNT; k++)
-        if (!seen[k]) {
+        if (!seen[k] && k != K_DELAYS) {
             snprintf(err, err_len, "%s: the header has no %s: line (truncated or damaged)",
                      name, trace_keys[k]);
             return -1;

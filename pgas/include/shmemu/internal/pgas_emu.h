@@ -74,6 +74,9 @@ void pgas_thread_name_self(int pe, const char *label);
  * written and before the flag is updated; "after" on the acquire side once the condition
  * holds. They drive helgrind, DRD (both through valgrind client requests) and TSan. */
 void pgas_hb_before(const volatile void *addr);
+/* pgas_hb_before for a release at GPU scope, on the scope's tag (emu/src/atomic.c): the
+ * weak-memory mode (docs/sched.md) publishes the thread's stores to its own PE only. */
+void pgas_hb_before_gpu(const volatile void *tag);
 void pgas_hb_after(const volatile void *addr);
 
 /* Wakes the waiters parked on the word at addr (call after every store a waiter may watch;
@@ -211,6 +214,9 @@ void pgas_sched_note_store(const volatile void *addr, size_t bytes);
  * registered (in a deterministic order) before its creator goes on. No-ops otherwise. */
 uint32_t pgas_sched_spawn_mark(void);
 void pgas_sched_spawn_wait(uint32_t mark);
+/* A synchronizing load (a dialect load) read addr: in the weak-memory mode (SHMEMU_MEMORY,
+ * docs/sched.md) noted for its report of stores seen late. No-op otherwise. */
+void pgas_sched_observe(const volatile void *addr);
 /* Called on a PE's host thread when its main (or shmemu_launch fn) returns, before the
  * thread leaves the job: the emulator drains and stops the PE's streams there. */
 void pgas_thread_set_exit_hook(void (*hook)(void));

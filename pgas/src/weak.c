@@ -1,0 +1,723 @@
+/*
+ * weak.c: the weak-memory mode of the deterministic scheduler (weak.h; docs/sched.md, "Weak
+ * memory"): per-entity store buffers over the symmetric heap, captured by page protection and
+ * published late, out of order, at the schedule seed's choice, and always at a release.
+ *
+ * Memory between turns holds what every entity sees (the published values). A turn:
+ *   begin (pgas_weak_switch, to):   the entity's buffered values go into memory (each entry
+ *                                   remembers the word under it), the heap is made read-only;
+ *   a store to a read-only page:    the fault handler copies the page (its twin) and makes it
+ *                                   writable;
+ *   end (pgas_weak_switch, from):   the heap is made writable, every twinned page is compared
+ *                                   with its twin and the differing bytes join the entity's
+ *                                   buffer; the words under the buffer are put back;
+ *   then:                           every buffered entry of every entity is published with
+ *                                   probability 1/drain (its bytes written to memory).
+ * A release in the middle of a turn compares the twins too, then drops the whole buffer: what
+ * memory holds is published as it stands. A synchronizing write (pgas_weak_strong_write) is
+ * copied into the page's twin, so no comparison takes it for a buffered store.
+ *
+ * Entries are 8-byte words with a byte mask, so that two entities' stores to neighbouring
+ * bytes of one word stay separate. The order of everything (pages by first fault, words by
+ * address within a page, buffers by slot) depends only on the schedule, and the random draws
+ * come from their own generator seeded by the schedule's seed: a weak run replays exactly.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "backend_threads.h"
+#include "sched.h"
+#include "weak.h"
+#include "shmemu/env.h"
+
+#define MAX_TWINS 8192   /* pages one turn can store to before its stores turn strong */
+#define FLAG_NOTES 1024  /* the last signal writes, direct-mapped by word */
+#define REPORT_MAX 4     /* late-store observations described in full */
+#define DEFAULT_DRAIN 4
+
+typedef struct entry {
+    uintptr_t word;  /* 8-aligned */
+    uint64_t value;  /* the entity's bytes (under mask) */
+    uint64_t saved;  /* while applied: the word memory held before */
+    uint64_t seq;    /* capture order (the last change) */
+    uintptr_t pc;    /* the first store of its turn to its page */
+    uint8_t mask;
+} entry;
+
+typedef struct buffer {
+    entry *e;
+    uint32_t n, cap;
+    uint32_t *index; /* open addressing: position + 1, 0 empty */
+    uint32_t index_cap;
+} buffer;
+
+typedef struct dirty_page {
+    uintptr_t page;
+    char *twin;
+    uintptr_t pc;
+} dirty_page;
+
+typedef struct flag_note {
+    uintptr_t word;
+    int slot;       /* who wrote it */
+    uint64_t seq;   /* the writer's buffered stores up to this were made before it */
+    uint64_t decision;
+    const char *call;
+} flag_note;
+
+typedef struct late_report {
+    char text[2048];
+} late_report;
+
+typedef struct pgas_weak {
+    pgas_sched *s;
+    char *lo;
+    size_t len;
+    size_t page;
+    unsigned drain;
+    uint64_t rng;
+    uint64_t seq;
+    buffer *bufs; /* one per entity slot, then one per PE (domain_of) */
+    int n_slots, n_bufs;
+    int *busy;    /* slots whose buffer is not empty, in the order they became so */
+    int n_busy;
+    dirty_page dirty[MAX_TWINS];
+    int n_dirty;
+    char *twins;
+    bool protected_now;
+    uint64_t overflow_pages;
+    flag_note notes[FLAG_NOTES];
+    uint64_t published_late, published_at_release, captured;
+    uint64_t n_late;
+    late_report reports[REPORT_MAX];
+    struct sigaction old_segv;
+} pgas_weak;
+
+/* The one weak job of the process (the fault handler's way to it). */
+static pgas_weak *_Atomic active;
+
+static uint64_t bytes_of(uint8_t mask)
+{
+    uint64_t m = 0;
+    for (int i = 0; i < 8; i++)
+        if (mask & (1u << i))
+            m |= (uint64_t)0xff << (8 * i);
+    return m;
+}
+
+static uint8_t mask_of(uint64_t differ)
+{
+    uint8_t m = 0;
+    for (int i = 0; i < 8; i++)
+        if ((differ >> (8 * i)) & 0xff)
+            m |= (uint8_t)(1u << i);
+    return m;
+}
+
+static void *xrealloc(void *p, size_t n, size_t size)
+{
+    void *q = realloc(p, n * size);
+    if (q == NULL) {
+        fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak: out of memory for the store buffers\n");
+        exit(2);
+    }
+    return q;
+}
+
+static uint64_t word_load(uintptr_t w) { return *(volatile uint64_t *)w; }
+static void word_store(uintptr_t w, uint64_t v) { *(volatile uint64_t *)w = v; }
+
+/* ---- one entity's buffer ---------------------------------------------------------------- */
+
+static uint32_t slot_hash(uintptr_t word, uint32_t cap)
+{
+    return (uint32_t)(((uint64_t)word >> 3) * 0x9e3779b97f4a7c15ull >> 40) & (cap - 1);
+}
+
+static void reindex(buffer *b)
+{
+    uint32_t want = 64;
+    while (want < 2 * b->n + 2)
+        want *= 2;
+    if (want != b->index_cap) {
+        b->index = xrealloc(b->index, want, sizeof *b->index);
+        b->index_cap = want;
+    }
+    memset(b->index, 0, b->index_cap * sizeof *b->index);
+    for (uint32_t i = 0; i < b->n; i++) {
+        uint32_t h = slot_hash(b->e[i].word, b->index_cap);
+        while (b->index[h] != 0)
+            h = (h + 1) & (b->index_cap - 1);
+        b->index[h] = i + 1;
+    }
+}
+
+static entry *find(buffer *b, uintptr_t word)
+{
+    if (b->n == 0)
+        return NULL;
+    uint32_t h = slot_hash(word, b->index_cap);
+    while (b->index[h] != 0) {
+        entry *e = &b->e[b->index[h] - 1];
+        if (e->word == word)
+            return e;
+        h = (h + 1) & (b->index_cap - 1);
+    }
+    return NULL;
+}
+
+static void mark_busy(pgas_weak *w, int slot)
+{
+    for (int i = 0; i < w->n_busy; i++)
+        if (w->busy[i] == slot)
+            return;
+    w->busy[w->n_busy++] = slot;
+}
+
+/* The entity stored `value` under mask at word; `before` is what the word held before (the
+ * twin's bytes: the published value where the entity had no entry). */
+static void add_store(pgas_weak *w, int slot, uintptr_t word, uint64_t value, uint64_t before,
+                      uint8_t mask, uintptr_t pc)
+{
+    buffer *b = &w->bufs[slot];
+    uint64_t m = bytes_of(mask);
+    entry *e = find(b, word);
+    w->captured++;
+    if (e != NULL) {
+        uint64_t fresh = m & ~bytes_of(e->mask);
+        e->saved = (e->saved & ~fresh) | (before & fresh);
+        e->value = (e->value & ~m) | (value & m);
+        e->mask |= mask;
+        e->seq = ++w->seq;
+        return;
+    }
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 256;
+        b->e = xrealloc(b->e, b->cap, sizeof *b->e);
+    }
+    b->e[b->n++] = (entry){.word = word, .value = value, .saved = before, .seq = ++w->seq,
+                           .pc = pc, .mask = mask};
+    if (2 * b->n + 2 > b->index_cap) {
+        reindex(b);
+    } else {
+        uint32_t h = slot_hash(word, b->index_cap);
+        while (b->index[h] != 0)
+            h = (h + 1) & (b->index_cap - 1);
+        b->index[h] = b->n;
+    }
+    mark_busy(w, slot);
+}
+
+/* Compares the turn's twinned pages with memory: the differences are the running entity's
+ * stores since the twins were taken (then the twins are brought up to date). */
+static void collect(pgas_weak *w, int slot)
+{
+    for (int p = 0; p < w->n_dirty; p++) {
+        dirty_page *d = &w->dirty[p];
+        uint64_t *cur = (uint64_t *)d->page, *old = (uint64_t *)d->twin;
+        size_t words = w->page / 8;
+        for (size_t i = 0; i < words; i += 8) {
+            if (memcmp(cur + i, old + i, 64) == 0)
+                continue;
+            for (size_t k = i; k < i + 8; k++) {
+                uint64_t c = cur[k];
+                if (c == old[k])
+                    continue;
+                add_store(w, slot, d->page + 8 * k, c, old[k], mask_of(c ^ old[k]), d->pc);
+                old[k] = c;
+            }
+        }
+    }
+}
+
+static void protect(pgas_weak *w, bool read_only)
+{
+    if (w->protected_now == read_only)
+        return;
+    if (mprotect(w->lo, w->len, read_only ? PROT_READ : PROT_READ | PROT_WRITE) != 0) {
+        fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak: mprotect of the symmetric heap failed: "
+                        "%s\n", strerror(errno));
+        exit(2);
+    }
+    w->protected_now = read_only;
+    if (!read_only)
+        w->n_dirty = 0; /* the twins are dropped with the protection */
+}
+
+static void remove_busy(pgas_weak *w, int slot)
+{
+    for (int i = 0; i < w->n_busy; i++)
+        if (w->busy[i] == slot) {
+            memmove(&w->busy[i], &w->busy[i + 1], (size_t)(w->n_busy - i - 1) * sizeof *w->busy);
+            w->n_busy--;
+            return;
+        }
+}
+
+static uint64_t next_draw(pgas_weak *w) { return pgas_rng_next(&w->rng); }
+
+/* ---- the hand-off ----------------------------------------------------------------------- */
+
+/* The buffer of what the blocks of slot's PE published at gpu scope: visible to the PE's
+ * entities, not yet to other PEs (a peer's memory is written at system scope). */
+static int domain_of(const pgas_weak *w, int slot)
+{
+    const pgas_thread *th =
+        atomic_load_explicit(&w->s->ents[slot].thread, memory_order_relaxed);
+    return w->n_slots + (th != NULL ? th->pe : 0);
+}
+
+/* Memory takes the buffer's values (each entry remembers the word under it). */
+static void put_on(buffer *b)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        uint64_t m = bytes_of(b->e[i].mask);
+        uint64_t cur = word_load(b->e[i].word);
+        b->e[i].saved = cur;
+        word_store(b->e[i].word, (cur & ~m) | (b->e[i].value & m));
+    }
+}
+
+/* Memory gets back the words under the buffer. */
+static void take_off(const buffer *b)
+{
+    for (uint32_t i = b->n; i-- > 0;) {
+        uint64_t m = bytes_of(b->e[i].mask);
+        word_store(b->e[i].word, (word_load(b->e[i].word) & ~m) | (b->e[i].saved & m));
+    }
+}
+
+static void clear(pgas_weak *w, int index)
+{
+    w->bufs[index].n = 0;
+    reindex(&w->bufs[index]);
+    remove_busy(w, index);
+}
+
+/* A gpu-scope release of slot: its entries join its PE's buffer (both are on memory now). */
+static void merge_into_domain(pgas_weak *w, int slot)
+{
+    buffer *from = &w->bufs[slot];
+    int d = domain_of(w, slot);
+    buffer *to = &w->bufs[d];
+    for (uint32_t i = 0; i < from->n; i++) {
+        const entry *e = &from->e[i];
+        entry *o = find(to, e->word);
+        if (o == NULL) {
+            add_store(w, d, e->word, e->value, e->saved, e->mask, e->pc);
+            continue;
+        }
+        uint64_t m = bytes_of(e->mask), fresh = m & ~bytes_of(o->mask);
+        o->saved = (o->saved & ~fresh) | (e->saved & fresh);
+        o->value = (o->value & ~m) | (e->value & m);
+        o->mask |= e->mask;
+        o->seq = e->seq;
+    }
+    clear(w, slot);
+}
+
+void pgas_weak_switch(pgas_sched *s, int from, int to)
+{
+    pgas_weak *w = s->weak;
+    if (w == NULL)
+        return;
+    if (w->protected_now) {
+        /* the turn of `from` ends: its stores into its buffer, memory back to the published
+         * (its own buffer off first, then its PE's: the reverse of the order they went on) */
+        if (from < 0) {
+            protect(w, false);
+        } else {
+            collect(w, from);
+            protect(w, false);
+            take_off(&w->bufs[from]);
+            take_off(&w->bufs[domain_of(w, from)]);
+        }
+    }
+    /* late and out of order: each buffered entry is published with probability 1/drain. An
+     * entity's entry is newer than its PE's entry for the same bytes (it was stored after the
+     * gpu-scope release that made that one, or the two race): publishing it drops the older
+     * bytes, which must never land on top of it. */
+    for (int k = 0; k < w->n_busy; k++) {
+        int index = w->busy[k];
+        buffer *b = &w->bufs[index];
+        buffer *dom = index < w->n_slots ? &w->bufs[domain_of(w, index)] : NULL;
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < b->n; i++) {
+            entry e = b->e[i];
+            if (e.mask != 0 && next_draw(w) % w->drain == 0) {
+                uint64_t m = bytes_of(e.mask);
+                word_store(e.word, (word_load(e.word) & ~m) | (e.value & m));
+                w->published_late++;
+                entry *older = dom != NULL ? find(dom, e.word) : NULL;
+                if (older != NULL && older->seq < e.seq)
+                    older->mask &= (uint8_t)~e.mask;
+            } else if (e.mask != 0) {
+                b->e[kept++] = e;
+            }
+        }
+        if (kept != b->n) {
+            b->n = kept;
+            reindex(b);
+        }
+    }
+    for (int k = 0; k < w->n_busy; k++) { /* the PEs' entries emptied above */
+        buffer *b = &w->bufs[w->busy[k]];
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < b->n; i++)
+            if (b->e[i].mask != 0)
+                b->e[kept++] = b->e[i];
+        if (kept != b->n) {
+            b->n = kept;
+            reindex(b);
+        }
+    }
+    for (int k = 0; k < w->n_busy;)
+        if (w->bufs[w->busy[k]].n == 0)
+            remove_busy(w, w->busy[k]);
+        else
+            k++;
+    if (to < 0)
+        return;
+    /* the turn of `to` begins: it sees its PE's gpu-scope published stores and its own */
+    put_on(&w->bufs[domain_of(w, to)]);
+    put_on(&w->bufs[to]);
+    protect(w, true);
+}
+
+static int holder_slot(const pgas_thread *t)
+{
+    pgas_sched *s = t->world->sched;
+    if (s == NULL || s->weak == NULL || t->ent == NULL)
+        return -1;
+    int slot = (int)(t->ent - s->ents);
+    return slot == atomic_load_explicit(&s->current, memory_order_relaxed) ? slot : -1;
+}
+
+void pgas_weak_release(pgas_thread *t, bool gpu_scope)
+{
+    int slot = holder_slot(t);
+    if (slot < 0)
+        return;
+    pgas_weak *w = t->world->sched->weak;
+    if (!w->protected_now)
+        return;
+    collect(w, slot);
+    w->published_at_release += w->bufs[slot].n;
+    if (gpu_scope) {
+        merge_into_domain(w, slot);
+    } else {
+        /* memory holds its values and its PE's: they are everyone's now (a system-scope
+         * release is cumulative over what its PE published at gpu scope) */
+        clear(w, slot);
+        clear(w, domain_of(w, slot));
+    }
+    /* fresh twins for the stores after the release */
+    protect(w, false);
+    protect(w, true);
+}
+
+static void forget_bytes(pgas_weak *w, int index, uintptr_t lo, uintptr_t hi);
+
+static flag_note *note_of(pgas_weak *w, uintptr_t word)
+{
+    return &w->notes[((uint64_t)word >> 3) * 0x9e3779b97f4a7c15ull >> 54 & (FLAG_NOTES - 1)];
+}
+
+void pgas_weak_strong_write(pgas_thread *t, const volatile void *addr, size_t bytes,
+                            bool signal)
+{
+    int slot = holder_slot(t);
+    if (slot < 0)
+        return;
+    pgas_weak *w = t->world->sched->weak;
+    uintptr_t lo = (uintptr_t)addr, hi = lo + (bytes ? bytes : 1);
+    if (hi <= (uintptr_t)w->lo || lo >= (uintptr_t)w->lo + w->len)
+        return;
+    /* not a buffered store: the twins take the written bytes */
+    for (int p = 0; p < w->n_dirty; p++) {
+        dirty_page *d = &w->dirty[p];
+        uintptr_t a = lo > d->page ? lo : d->page;
+        uintptr_t b = hi < d->page + w->page ? hi : d->page + w->page;
+        if (a < b)
+            memcpy(d->twin + (a - d->page), (const void *)a, b - a);
+    }
+    /* and the buffered bytes there (its own, its PE's) are overwritten: memory holds the
+     * write */
+    forget_bytes(w, slot, lo, hi);
+    forget_bytes(w, domain_of(w, slot), lo, hi);
+    if (!signal || bytes > 8)
+        return;
+    /* a word others wait for: which of the writer's buffered stores came before it */
+    if (w->protected_now)
+        collect(w, slot);
+    flag_note *n = note_of(w, lo & ~(uintptr_t)7);
+    *n = (flag_note){.word = lo & ~(uintptr_t)7, .slot = slot, .seq = w->seq,
+                     .decision = atomic_load_explicit(&t->world->sched->decisions,
+                                                      memory_order_relaxed),
+                     .call = t->api_call != NULL ? t->api_call
+                                                 : atomic_load_explicit(&t->ent->call,
+                                                                        memory_order_relaxed)};
+}
+
+/* Drops the bytes [lo, hi) from buffer `index`. */
+static void forget_bytes(pgas_weak *w, int index, uintptr_t lo, uintptr_t hi)
+{
+    buffer *b = &w->bufs[index];
+    bool changed = false;
+    for (uint32_t i = 0; i < b->n; i++) {
+        entry *e = &b->e[i];
+        if (e->word + 8 <= lo || e->word >= hi)
+            continue;
+        for (int k = 0; k < 8; k++)
+            if (e->word + (uintptr_t)k >= lo && e->word + (uintptr_t)k < hi)
+                e->mask &= (uint8_t)~(1u << k);
+        changed = true;
+    }
+    if (changed) {
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < b->n; i++)
+            if (b->e[i].mask != 0)
+                b->e[kept++] = b->e[i];
+        b->n = kept;
+        reindex(b);
+        if (b->n == 0)
+            remove_busy(w, index);
+    }
+}
+
+/* ---- the report of stores seen late ----------------------------------------------------- */
+
+static void describe_slot(const pgas_sched *s, int slot, char *out, size_t len)
+{
+    const pgas_thread *th = atomic_load_explicit(&s->ents[slot].thread, memory_order_relaxed);
+    if (th == NULL)
+        snprintf(out, len, "entity %d", slot);
+    else
+        snprintf(out, len, "PE %d (%s)", th->pe, th->label);
+}
+
+static void describe_pc(uintptr_t pc, char *out, size_t len)
+{
+    char file[256], func[128];
+    int line = 0;
+    if (pc != 0 && pgas_source_line(pc, file, sizeof file, &line, func, sizeof func))
+        snprintf(out, len, "%s:%d (in %s)", file, line, func);
+    else if (pc != 0)
+        snprintf(out, len, "pc %#lx (no line information: build with -g)", (unsigned long)pc);
+    else
+        snprintf(out, len, "an unknown line");
+}
+
+void pgas_weak_observe(pgas_thread *t, const volatile void *addr)
+{
+    int slot = holder_slot(t);
+    if (slot < 0)
+        return;
+    pgas_weak *w = t->world->sched->weak;
+    uintptr_t word = (uintptr_t)addr & ~(uintptr_t)7;
+    flag_note *n = note_of(w, word);
+    if (n->word != word || n->slot == slot)
+        return;
+    const entry *first = NULL;
+    uint32_t pending = 0;
+    int d = domain_of(w, n->slot);
+    for (int which = 0; which < 2; which++) {
+        /* the writer's own buffer, and what its PE published at gpu scope when the reader
+         * is on another PE */
+        if (which == 1 && d == domain_of(w, slot))
+            break;
+        const buffer *b = &w->bufs[which == 0 ? n->slot : d];
+        for (uint32_t i = 0; i < b->n; i++)
+            if (b->e[i].seq <= n->seq) {
+                pending++;
+                if (first == NULL || b->e[i].seq < first->seq)
+                    first = &b->e[i];
+            }
+    }
+    if (pending == 0)
+        return;
+    uint64_t k = w->n_late++;
+    if (k >= REPORT_MAX)
+        return;
+    /* the words are described now (the entities may be gone at the end); the lines later */
+    pgas_sched *s = t->world->sched;
+    char reader[160], writer[160], flag[256], data[256];
+    describe_slot(s, slot, reader, sizeof reader);
+    describe_slot(s, n->slot, writer, sizeof writer);
+    pgas_describe_address(t->world, (const void *)word, flag, sizeof flag);
+    pgas_describe_address(t->world, (const void *)first->word, data, sizeof data);
+    uint64_t seen = word_load(word);
+    snprintf(w->reports[k].text, sizeof w->reports[k].text,
+             "%s read %s = %llu at decision %llu, written by %s in %s at decision %llu; "
+             "%u store(s) %s made before that write were not visible yet, the first to "
+             "%s%c%#lx",
+             reader, flag, (unsigned long long)seen,
+             (unsigned long long)atomic_load_explicit(&s->decisions, memory_order_relaxed),
+             writer, n->call != NULL ? n->call : "a write",
+             (unsigned long long)n->decision, pending, writer, data, '\x1f',
+             (unsigned long)first->pc);
+}
+
+static void print_report(pgas_weak *w)
+{
+    if (w->n_late == 0)
+        return;
+    fprintf(stderr, "shmemu: weak memory: %llu time(s) a thread read a word whose writer still "
+                    "buffered stores it made before writing it (a relaxed store where a "
+                    "release was needed, or a missing release):\n",
+            (unsigned long long)w->n_late);
+    for (uint64_t k = 0; k < w->n_late && k < REPORT_MAX; k++) {
+        char *text = w->reports[k].text;
+        char *sep = strchr(text, '\x1f');
+        uintptr_t pc = 0;
+        if (sep != NULL) {
+            *sep = '\0';
+            pc = (uintptr_t)strtoull(sep + 1, NULL, 16);
+        }
+        char line[400];
+        describe_pc(pc, line, sizeof line);
+        fprintf(stderr, "  %s (stored at %s)\n", text, line);
+    }
+    pgas_sched_print_replay(stderr, w->s);
+}
+
+/* ---- the fault handler ------------------------------------------------------------------ */
+
+static void on_fault(int sig, siginfo_t *si, void *uc_v)
+{
+    pgas_weak *w = atomic_load_explicit(&active, memory_order_relaxed);
+    uintptr_t a = (uintptr_t)si->si_addr;
+    if (w != NULL && w->protected_now && si->si_code == SEGV_ACCERR &&
+        a >= (uintptr_t)w->lo && a < (uintptr_t)w->lo + w->len) {
+        uintptr_t page = a & ~(uintptr_t)(w->page - 1);
+        uintptr_t pc = 0;
+#if defined(__x86_64__)
+        pc = (uintptr_t)((ucontext_t *)uc_v)->uc_mcontext.gregs[REG_RIP];
+#else
+        (void)uc_v;
+#endif
+        if (w->n_dirty < MAX_TWINS) {
+            dirty_page *d = &w->dirty[w->n_dirty];
+            d->page = page;
+            d->twin = w->twins + (size_t)w->n_dirty * w->page;
+            d->pc = pc;
+            memcpy(d->twin, (const void *)page, w->page);
+            w->n_dirty++;
+        } else {
+            w->overflow_pages++; /* this page's stores of this turn are published at once */
+        }
+        if (mprotect((void *)page, w->page, PROT_READ | PROT_WRITE) == 0)
+            return;
+    }
+    /* not ours: the previous disposition takes the fault when it happens again */
+    (void)sig;
+    sigaction(SIGSEGV, w != NULL ? &w->old_segv : NULL, NULL);
+    if (w == NULL)
+        signal(SIGSEGV, SIG_DFL);
+}
+
+/* ---- set-up ----------------------------------------------------------------------------- */
+
+/* pgas_hb_before's hook: the calling thread releases. */
+static void release_current(bool gpu_scope)
+{
+    pgas_thread *t = pgas_current();
+    if (t != NULL && t->ent != NULL)
+        pgas_weak_release(t, gpu_scope);
+}
+
+void pgas_weak_create(pgas_sched *s)
+{
+    static const char *const names[] = {"default", "weak"};
+    if (shmemu_env_enum("SHMEMU_MEMORY", names, 2, 0) != 1)
+        return;
+    pgas_world *world = s->world;
+    if (world->config.under_valgrind) {
+        fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak does not run under valgrind (it "
+                        "write-protects the symmetric heap); unset one of them\n");
+        exit(2);
+    }
+    if (world->backend != &pgas_backend_threads) {
+        fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak needs the threads backend (SHMEMU_BACKEND "
+                        "unset or threads)\n");
+        exit(2);
+    }
+    if (atomic_load(&active) != NULL) {
+        fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak: one weak job at a time per process\n");
+        exit(2);
+    }
+    pgas_threads_state *ts = world->backend_state;
+    pgas_weak *w = calloc(1, sizeof *w);
+    if (w == NULL || ts == NULL) {
+        fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak: out of memory\n");
+        exit(2);
+    }
+    w->s = s;
+    w->lo = ts->region;
+    w->len = ts->total;
+    w->page = (size_t)sysconf(_SC_PAGESIZE);
+    w->drain = (unsigned)shmemu_env_int("SHMEMU_WEAK_DRAIN", 1, 1000000, DEFAULT_DRAIN);
+    w->rng = s->seed * 0xd1b54a32d192ed03ull + 0x7ea7;
+    w->n_slots = s->capacity;
+    w->n_bufs = s->capacity + world->n_pes;
+    w->bufs = calloc((size_t)w->n_bufs, sizeof *w->bufs);
+    w->busy = calloc((size_t)w->n_bufs, sizeof *w->busy);
+    w->twins = mmap(NULL, (size_t)MAX_TWINS * w->page, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (w->bufs == NULL || w->busy == NULL || w->twins == MAP_FAILED) {
+        fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak: out of memory\n");
+        exit(2);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &w->old_segv);
+    s->weak = w;
+    atomic_store(&active, w);
+    atomic_store(&pgas_release_hook, release_current);
+}
+
+void pgas_weak_destroy(pgas_sched *s)
+{
+    pgas_weak *w = s->weak;
+    if (w == NULL)
+        return;
+    protect(w, false);
+    /* whatever is still buffered reaches memory: the job's end publishes everything */
+    for (int k = 0; k < w->n_busy; k++) {
+        buffer *b = &w->bufs[w->busy[k]];
+        for (uint32_t i = 0; i < b->n; i++) {
+            uint64_t m = bytes_of(b->e[i].mask);
+            word_store(b->e[i].word, (word_load(b->e[i].word) & ~m) | (b->e[i].value & m));
+        }
+        b->n = 0;
+    }
+    print_report(w);
+    if (shmemu_env_bool("SHMEMU_WEAK_STATS", false))
+        fprintf(stderr, "shmemu: weak memory: %llu word store(s) buffered, %llu published "
+                        "late, %llu at a release, %llu page(s) past the twin limit\n",
+                (unsigned long long)w->captured, (unsigned long long)w->published_late,
+                (unsigned long long)w->published_at_release,
+                (unsigned long long)w->overflow_pages);
+    sigaction(SIGSEGV, &w->old_segv, NULL);
+    atomic_store(&pgas_release_hook, NULL);
+    atomic_store(&active, NULL);
+    for (int i = 0; i < w->n_bufs; i++) {
+        free(w->bufs[i].e);
+        free(w->bufs[i].index);
+    }
+    free(w->bufs);
+    free(w->busy);
+    munmap(w->twins, (size_t)MAX_TWINS * w->page);
+    s->weak = NULL;
+    free(w);
+}
