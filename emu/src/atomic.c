@@ -63,7 +63,7 @@ void emu_annotate_acquire(const volatile void *addr, int scope)
 {
     if (scope <= SCOPE_BLOCK)
         return;
-    pgas_hb_after(gpu_tag(addr));
+    pgas_hb_after_gpu(gpu_tag(addr));
     if (scope >= SCOPE_SYS)
         pgas_hb_after(addr);
 }

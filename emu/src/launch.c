@@ -128,15 +128,18 @@ emu_launch_rec *emu_launch_copy(const emu_launch_rec *T, emu_stream *s)
 #define MADV_GUARD_INSTALL 102 /* Linux 6.13 (uapi asm-generic/mman-common.h) */
 #endif
 
-/* Makes the page at p a guard page: touching it faults. madvise(MADV_GUARD_INSTALL) marks it
- * in the page tables and keeps the mapping whole; mprotect(PROT_NONE) where the kernel
- * lacks it (before Linux 6.13) or under valgrind, which does not know it. mprotect splits
- * the mapping at every guard, one per fiber stack: those splits, and the unmapping of
- * mappings of that many pieces, were a fifth of a short job's time under the scheduler. */
+/* Makes the page at p a guard page: touching it faults. In deterministic mode,
+ * madvise(MADV_GUARD_INSTALL) marks it in the page tables and keeps the mapping whole:
+ * mprotect splits the mapping at every guard, one per fiber stack, and those splits and the
+ * unmapping of mappings of that many pieces were a fifth of a short job's time under the
+ * scheduler (docs/sched.md, "Explore"). Elsewhere, where the kernel lacks it (before Linux
+ * 6.13) and under valgrind, which does not know it: mprotect(PROT_NONE), each guard a
+ * mapping of its own (counted against vm.max_map_count, which test_emu_errors checks). */
 static int guard_page(char *p)
 {
     static _Atomic int no_guard_advice; /* the kernel refused it once */
-    if (!shmemu_under_valgrind() && !atomic_load_explicit(&no_guard_advice, memory_order_relaxed)) {
+    if (pgas_sched_enabled() && !shmemu_under_valgrind() &&
+        !atomic_load_explicit(&no_guard_advice, memory_order_relaxed)) {
         if (madvise(p, EMU_GUARD_BYTES, MADV_GUARD_INSTALL) == 0)
             return 0;
         if (errno != EINVAL)
@@ -269,9 +272,11 @@ void emu_run_launch(emu_launch_rec *L)
     for (int i = 0; i < L->n_blocks; i++) {
         /* deterministic mode: the join must not block the turn holder; wait (a sync point)
          * until the block has left the schedule, after which it only returns */
-        if (deterministic)
+        if (deterministic) {
             pgas_wait_value(&L->blocks[i].exited, PGAS_KIND_U32, NVSHMEM_CMP_NE, 0,
                             PGAS_RELAXED, "kernel completion (a block's exit)");
+            pgas_sched_joined();
+        }
         pthread_join(L->blocks[i].pthread, NULL);
         stack_region_put(L->stream, L->blocks[i].own_stack, L->blocks[i].own_stack_bytes);
     }

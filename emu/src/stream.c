@@ -226,8 +226,11 @@ void emu_stream_free(emu_pe *pe, emu_stream *s)
     emu_stream_wait_done(s, "cudaStreamDestroy");
     emu_stream_enqueue(s, emu_op_new(EMU_OP_STOP));
     if (pgas_sched_enabled()) /* the join must not block the turn holder */
+    {
         pgas_wait_value(&s->exited, PGAS_KIND_U32, NVSHMEM_CMP_NE, 0, PGAS_RELAXED,
                         "cudaStreamDestroy (the stream thread's exit)");
+        pgas_sched_joined();
+    }
     pthread_join(s->pthread, NULL);
     for (emu_stream **p = &pe->streams; *p != NULL; p = &(*p)->next) {
         if (*p == s) {

@@ -71,8 +71,16 @@ void pgas_checker_forget(const volatile void *addr, size_t bytes)
     (void)bytes;
 }
 
+void (*_Atomic pgas_acquire_hook)(void);
+
+void pgas_hb_after_gpu(const volatile void *tag) { pgas_hb_after(tag); }
+
 void pgas_hb_after(const volatile void *addr)
 {
+    /* weak-memory mode: what its PE published at gpu scope so far is now observed */
+    void (*hook)(void) = atomic_load_explicit(&pgas_acquire_hook, memory_order_relaxed);
+    if (__builtin_expect(hook != NULL, 0))
+        hook();
     void *a = (void *)(uintptr_t)addr;
     ANNOTATE_HAPPENS_AFTER(a);
 #ifdef SHMEMU_TSAN

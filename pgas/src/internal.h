@@ -521,6 +521,8 @@ void pgas_hb_before_checkers(const volatile void *addr);
  * publication of the releasing thread's buffered stores. A pointer, so that annotate.c, at
  * the bottom of the layers, depends on nothing above it. */
 extern void (*_Atomic pgas_release_hook)(bool gpu_scope);
+/* Called by pgas_hb_after while set: the weak-memory mode notes the acquire (weak.c). */
+extern void (*_Atomic pgas_acquire_hook)(void);
 /* Excludes runtime-only memory from DRD's race detection (checker_ignore.c). */
 void pgas_checker_ignore(const volatile void *addr, size_t bytes);
 /* For a job's early end (a hang report, a fatal error: events_write.c reads the event logs

@@ -544,7 +544,10 @@ void pgas_sched_detach(pgas_thread *t)
     pgas_sched *s = t->world->sched;
     pgas_sched_entity *e = t->ent;
     uint32_t serial = LD(e->serial);
-    pgas_weak_release(t, false); /* a thread's end publishes its stores (weak mode) */
+    /* a thread's end publishes its stores (weak mode): an emulated block's to its PE (gpu
+     * scope: the kernel's completion, which its stream observes, publishes them further),
+     * any other thread's to every PE */
+    pgas_weak_release(t, strncmp(t->label, "kernel ", 7) == 0);
     INC(s->epoch);
     pgas_hb_before_checkers(&e->report_token); /* for the deadlock report only (sched_report.c) */
     XCHG(e->call, "exit");
@@ -577,6 +580,13 @@ void pgas_sched_note_store(const volatile void *addr, size_t bytes)
     pgas_thread *t = pgas_current();
     if (t != NULL && t->ent != NULL)
         note_write(t, addr, bytes, false);
+}
+
+void pgas_sched_joined(void)
+{
+    pgas_thread *t = pgas_current();
+    if (t != NULL && t->ent != NULL && t->world->sched->weak != NULL)
+        pgas_weak_acquire(t);
 }
 
 void pgas_sched_observe(const volatile void *addr)

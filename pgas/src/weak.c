@@ -41,6 +41,7 @@
 #define FLAG_NOTES 1024  /* the last signal writes, direct-mapped by word */
 #define REPORT_MAX 4     /* late-store observations described in full */
 #define DEFAULT_DRAIN 4
+#define UNSET UINT64_MAX
 
 typedef struct entry {
     uintptr_t word;  /* 8-aligned */
@@ -84,6 +85,9 @@ typedef struct pgas_weak {
     unsigned drain;
     uint64_t rng;
     uint64_t seq;
+    /* per slot: the capture order when it last acquired (or started): what its PE published
+     * at gpu scope up to there happens before its later releases (UNSET: not started) */
+    uint64_t *observed;
     buffer *bufs; /* one per entity slot, then one per PE (domain_of) */
     int n_slots, n_bufs;
     int *busy;    /* slots whose buffer is not empty, in the order they became so */
@@ -338,6 +342,8 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
             protect(w, false);
             take_off(&w->bufs[from]);
             take_off(&w->bufs[domain_of(w, from)]);
+            if (atomic_load_explicit(&s->ents[from].state, memory_order_relaxed) == ENT_FREE)
+                w->observed[from] = UNSET; /* it exited: the slot's next thread starts anew */
         }
     }
     /* late and out of order: each buffered entry is published with probability 1/drain. An
@@ -385,6 +391,8 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
             k++;
     if (to < 0)
         return;
+    if (w->observed[to] == UNSET) /* a new thread: what its creator saw is ordered before */
+        w->observed[to] = w->seq;
     /* the turn of `to` begins: it sees its PE's gpu-scope published stores and its own */
     put_on(&w->bufs[domain_of(w, to)]);
     put_on(&w->bufs[to]);
@@ -413,10 +421,21 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
     if (gpu_scope) {
         merge_into_domain(w, slot);
     } else {
-        /* memory holds its values and its PE's: they are everyone's now (a system-scope
-         * release is cumulative over what its PE published at gpu scope) */
+        /* memory holds its values and its PE's: they are everyone's now, its own and those
+         * of its PE's that it had observed (a system-scope release is cumulative) */
         clear(w, slot);
-        clear(w, domain_of(w, slot));
+        int d = domain_of(w, slot);
+        buffer *dom = &w->bufs[d];
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < dom->n; i++)
+            if (dom->e[i].seq > w->observed[slot])
+                dom->e[kept++] = dom->e[i];
+        if (kept != dom->n) {
+            dom->n = kept;
+            reindex(dom);
+            if (kept == 0)
+                remove_busy(w, d);
+        }
     }
     /* fresh twins for the stores after the release */
     protect(w, false);
@@ -424,6 +443,13 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
 }
 
 static void forget_bytes(pgas_weak *w, int index, uintptr_t lo, uintptr_t hi);
+
+void pgas_weak_acquire(pgas_thread *t)
+{
+    int slot = holder_slot(t);
+    if (slot >= 0)
+        t->world->sched->weak->observed[slot] = t->world->sched->weak->seq;
+}
 
 static flag_note *note_of(pgas_weak *w, uintptr_t word)
 {
@@ -633,6 +659,14 @@ static void release_current(bool gpu_scope)
         pgas_weak_release(t, gpu_scope);
 }
 
+/* pgas_hb_after's hook: the calling thread acquires. */
+static void acquire_current(void)
+{
+    pgas_thread *t = pgas_current();
+    if (t != NULL && t->ent != NULL)
+        pgas_weak_acquire(t);
+}
+
 void pgas_weak_create(pgas_sched *s)
 {
     static const char *const names[] = {"default", "weak"};
@@ -669,9 +703,13 @@ void pgas_weak_create(pgas_sched *s)
     w->n_bufs = s->capacity + world->n_pes;
     w->bufs = calloc((size_t)w->n_bufs, sizeof *w->bufs);
     w->busy = calloc((size_t)w->n_bufs, sizeof *w->busy);
+    w->observed = malloc((size_t)w->n_slots * sizeof *w->observed);
+    if (w->observed != NULL)
+        for (int i = 0; i < w->n_slots; i++)
+            w->observed[i] = UNSET;
     w->twins = mmap(NULL, (size_t)MAX_TWINS * w->page, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (w->bufs == NULL || w->busy == NULL || w->twins == MAP_FAILED) {
+    if (w->bufs == NULL || w->busy == NULL || w->observed == NULL || w->twins == MAP_FAILED) {
         fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak: out of memory\n");
         exit(2);
     }
@@ -684,6 +722,7 @@ void pgas_weak_create(pgas_sched *s)
     s->weak = w;
     atomic_store(&active, w);
     atomic_store(&pgas_release_hook, release_current);
+    atomic_store(&pgas_acquire_hook, acquire_current);
 }
 
 void pgas_weak_destroy(pgas_sched *s)
@@ -710,6 +749,7 @@ void pgas_weak_destroy(pgas_sched *s)
                 (unsigned long long)w->overflow_pages);
     sigaction(SIGSEGV, &w->old_segv, NULL);
     atomic_store(&pgas_release_hook, NULL);
+    atomic_store(&pgas_acquire_hook, NULL);
     atomic_store(&active, NULL);
     for (int i = 0; i < w->n_bufs; i++) {
         free(w->bufs[i].e);
@@ -717,6 +757,7 @@ void pgas_weak_destroy(pgas_sched *s)
     }
     free(w->bufs);
     free(w->busy);
+    free(w->observed);
     munmap(w->twins, (size_t)MAX_TWINS * w->page);
     s->weak = NULL;
     free(w);

@@ -77,6 +77,8 @@ void pgas_hb_before(const volatile void *addr);
 /* pgas_hb_before for a release at GPU scope, on the scope's tag (emu/src/atomic.c): the
  * weak-memory mode (docs/sched.md) publishes the thread's stores to its own PE only. */
 void pgas_hb_before_gpu(const volatile void *tag);
+/* pgas_hb_after for an acquire at GPU scope, on the scope's tag (emu/src/atomic.c). */
+void pgas_hb_after_gpu(const volatile void *tag);
 void pgas_hb_after(const volatile void *addr);
 
 /* Wakes the waiters parked on the word at addr (call after every store a waiter may watch;
@@ -217,6 +219,9 @@ void pgas_sched_spawn_wait(uint32_t mark);
 /* A synchronizing load (a dialect load) read addr: in the weak-memory mode (SHMEMU_MEMORY,
  * docs/sched.md) noted for its report of stores seen late. No-op otherwise. */
 void pgas_sched_observe(const volatile void *addr);
+/* The calling thread has joined another (a block's or a stream thread's exit seen): in the
+ * weak-memory mode an acquire of what the joined thread published. No-op otherwise. */
+void pgas_sched_joined(void);
 /* Called on a PE's host thread when its main (or shmemu_launch fn) returns, before the
  * thread leaves the job: the emulator drains and stops the PE's streams there. */
 void pgas_thread_set_exit_hook(void (*hook)(void));
