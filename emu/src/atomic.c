@@ -417,6 +417,8 @@ void emu_fence(int scope)
     emu_thread *t = emu_thread_current();
     if (t == NULL || scope <= SCOPE_BLOCK)
         return;
+    if (pgas_sched_maybe()) /* weak-memory mode: the block's earlier stores are published */
+        pgas_sched_fence(scope >= SCOPE_SYS);
     if (t->fenced_scope < scope)
         t->fenced_scope = scope;
     int n = t->n_relaxed_loads < 4 ? t->n_relaxed_loads : 4;

@@ -589,6 +589,13 @@ void pgas_sched_joined(void)
         pgas_weak_acquire(t);
 }
 
+void pgas_sched_fence(bool sys)
+{
+    pgas_thread *t = pgas_current();
+    if (t != NULL && t->ent != NULL && t->world->sched->weak != NULL)
+        pgas_weak_release(t, !sys);
+}
+
 void pgas_sched_observe(const volatile void *addr)
 {
     pgas_thread *t = pgas_current();

@@ -49,6 +49,7 @@ typedef struct entry {
     uint64_t saved;  /* while applied: the word memory held before */
     uint64_t seq;    /* capture order (the last change) */
     uintptr_t pc;    /* the first store of its turn to its page */
+    int origin;      /* the entity slot that stored it */
     uint8_t mask;
 } entry;
 
@@ -188,7 +189,7 @@ static void mark_busy(pgas_weak *w, int slot)
 /* The entity stored `value` under mask at word; `before` is what the word held before (the
  * twin's bytes: the published value where the entity had no entry). */
 static void add_store(pgas_weak *w, int slot, uintptr_t word, uint64_t value, uint64_t before,
-                      uint8_t mask, uintptr_t pc)
+                      uint8_t mask, uintptr_t pc, int origin)
 {
     buffer *b = &w->bufs[slot];
     uint64_t m = bytes_of(mask);
@@ -200,6 +201,7 @@ static void add_store(pgas_weak *w, int slot, uintptr_t word, uint64_t value, ui
         e->value = (e->value & ~m) | (value & m);
         e->mask |= mask;
         e->seq = ++w->seq;
+        e->origin = origin;
         return;
     }
     if (b->n == b->cap) {
@@ -207,7 +209,7 @@ static void add_store(pgas_weak *w, int slot, uintptr_t word, uint64_t value, ui
         b->e = xrealloc(b->e, b->cap, sizeof *b->e);
     }
     b->e[b->n++] = (entry){.word = word, .value = value, .saved = before, .seq = ++w->seq,
-                           .pc = pc, .mask = mask};
+                           .pc = pc, .origin = origin, .mask = mask};
     if (2 * b->n + 2 > b->index_cap) {
         reindex(b);
     } else {
@@ -234,7 +236,8 @@ static void collect(pgas_weak *w, int slot)
                 uint64_t c = cur[k];
                 if (c == old[k])
                     continue;
-                add_store(w, slot, d->page + 8 * k, c, old[k], mask_of(c ^ old[k]), d->pc);
+                add_store(w, slot, d->page + 8 * k, c, old[k], mask_of(c ^ old[k]), d->pc,
+                          slot);
                 old[k] = c;
             }
         }
@@ -315,7 +318,7 @@ static void merge_into_domain(pgas_weak *w, int slot)
         const entry *e = &from->e[i];
         entry *o = find(to, e->word);
         if (o == NULL) {
-            add_store(w, d, e->word, e->value, e->saved, e->mask, e->pc);
+            add_store(w, d, e->word, e->value, e->saved, e->mask, e->pc, e->origin);
             continue;
         }
         uint64_t m = bytes_of(e->mask), fresh = m & ~bytes_of(o->mask);
@@ -323,6 +326,7 @@ static void merge_into_domain(pgas_weak *w, int slot)
         o->value = (o->value & ~m) | (e->value & m);
         o->mask |= e->mask;
         o->seq = e->seq;
+        o->origin = e->origin;
     }
     clear(w, slot);
 }
@@ -428,7 +432,7 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
         buffer *dom = &w->bufs[d];
         uint32_t kept = 0;
         for (uint32_t i = 0; i < dom->n; i++)
-            if (dom->e[i].seq > w->observed[slot])
+            if (dom->e[i].seq > w->observed[slot] && dom->e[i].origin != slot)
                 dom->e[kept++] = dom->e[i];
         if (kept != dom->n) {
             dom->n = kept;

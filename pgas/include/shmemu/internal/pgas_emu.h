@@ -222,6 +222,9 @@ void pgas_sched_observe(const volatile void *addr);
 /* The calling thread has joined another (a block's or a stream thread's exit seen): in the
  * weak-memory mode an acquire of what the joined thread published. No-op otherwise. */
 void pgas_sched_joined(void);
+/* A fence of the calling thread (gpu scope, or system scope when sys): in the weak-memory
+ * mode its buffered stores are published at that scope, as at a release. No-op otherwise. */
+void pgas_sched_fence(bool sys);
 /* Called on a PE's host thread when its main (or shmemu_launch fn) returns, before the
  * thread leaves the job: the emulator drains and stops the PE's streams there. */
 void pgas_thread_set_exit_hook(void (*hook)(void));
