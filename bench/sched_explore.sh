@@ -3,7 +3,9 @@
 #
 #   1. schedules explored per second for one fused halo step on 4 PEs in 2D (2x2x1):
 #      in one process ($BUILD/bench/sched_explore: whole jobs, and the marginal step), and
-#      with bin/shmemu-explore (a process per schedule) on shmemu-md;
+#      with bin/shmemu-explore (a process per schedule) on shmemu-md, on 4 PEs 2x2x1 and on
+#      8 PEs 4x2x1, with --jobs 1 and with the default (one run per CPU), and with an
+#      earlier build's explorer and shmemu-md (BASE_EXPLORE_BIN, BASE_MD_BIN) when given;
 #   2. the planted-bug catalogue (shmemu/bugs.h, `shmemu-md --list-bugs`): for each bug, how
 #      many seeds shmemu-explore needs before it finds it (a checksum that differs from the
 #      correct program's, a deadlock, a crash), the median over TRIALS explorations of at
@@ -11,7 +13,10 @@
 # It writes its section of bench/RESULTS.md between the markers below (bench/run.sh keeps it).
 #
 # Environment: BUILD (default build), EXPLORE_BIN, MD_BIN (default $BUILD's programs; bin/ for
-# the plain build), TRIALS (default 3), SEEDS (default 20),
+# the plain build), BASE_EXPLORE_BIN and BASE_MD_BIN (an earlier build's programs to compare
+# with, e.g. HEAD's built from `git archive HEAD` in /tmp; default none), EX_SEEDS (seeds per
+# explorer rate, default 100), RATES_ONLY=1 (part 1 only, printed, RESULTS.md left as it
+# is), TRIALS (default 3), SEEDS (default 20),
 # BENCH_SECONDS (default 10), BENCH_RESULTS (default bench/RESULTS.md), BUGS (names to run;
 # default every bug of the catalogue).
 set -u
@@ -47,9 +52,38 @@ for s in random pct; do
     rates+="| $s | $srate | $sms | $jrate | $jdec | $jsw | $free |"$'\n'
 done
 md_args="--cells 4 --pes 4 --dd 2x2x1 --halo fused --steps 1 --thermo 0"
-ex_out=$("$EXPLORE" --quiet 20 -- "$MD" $md_args 2>&1)
-echo "$ex_out" | tee -a "$log" >&2
-ex_rate=$(sed -n 's/.*(\([0-9.]*\) schedules\/s).*/\1/p' <<<"$ex_out")
+md8_args="--cells 4 --pes 8 --dd 4x2x1 --halo fused --steps 1 --thermo 0"
+EX_SEEDS=${EX_SEEDS:-100}
+cpus=$(nproc)
+# explore_rate EXPLORE MD JOBS ARGS...: schedules/s of EX_SEEDS seeds (JOBS "" = the default)
+explore_rate() {
+    local ex=$1 md=$2 jobs=$3
+    shift 3
+    local out
+    out=$("$ex" --quiet ${jobs:+--jobs "$jobs"} "$EX_SEEDS" -- "$md" "$@" 2>&1)
+    echo "explore ${jobs:+--jobs $jobs }$md $*: $out" >>"$log"
+    sed -n 's/.*passed in .*(\([0-9.]*\) schedules\/s).*/\1/p' <<<"$out"
+}
+ex_table="| configuration (shmemu-md) | explorer | runs at once | schedules/s |"$'\n'"|---|---|---:|---:|"$'\n'
+ex_rate=""
+for cfg in "$md_args" "$md8_args"; do
+    if [ -n "${BASE_EXPLORE_BIN:-}" ] && [ -n "${BASE_MD_BIN:-}" ]; then
+        r=$(explore_rate "$BASE_EXPLORE_BIN" "$BASE_MD_BIN" "" $cfg)
+        ex_table+="| \`$cfg\` | earlier build (\`$BASE_EXPLORE_BIN\`) | 1 | ${r:-?} |"$'\n'
+        echo "explorer, earlier build, $cfg: ${r:-?} schedules/s" >&2
+    fi
+    r1=$(explore_rate "$EXPLORE" "$MD" 1 $cfg)
+    rj=$(explore_rate "$EXPLORE" "$MD" "" $cfg)
+    ex_table+="| \`$cfg\` | this build, \`--jobs 1\` | 1 | ${r1:-?} |"$'\n'
+    ex_table+="| \`$cfg\` | this build, default \`--jobs\` | $cpus | **${rj:-?}** |"$'\n'
+    echo "explorer, $cfg: --jobs 1 ${r1:-?}, --jobs $cpus ${rj:-?} schedules/s" >&2
+    [ -n "$ex_rate" ] || ex_rate=$rj
+done
+if [ "${RATES_ONLY:-0}" = 1 ]; then
+    echo "$ex_table"
+    echo "sched_explore.sh: RATES_ONLY=1: $RESULTS not written (raw log: $log)" >&2
+    exit 0
+fi
 
 # ---- 2. the planted bugs ---------------------------------------------------------------------
 catalogue=$("$MD" --list-bugs 2>&1)
@@ -114,11 +148,16 @@ section="## Deterministic scheduler: exploration rate and planted bugs (bench/sc
 | strategy | one fused halo step: schedules/s | ms per step | whole jobs: schedules/s | decisions per job | switches per job | free-running job, ms |
 |---|---:|---:|---:|---:|---:|---:|
 ${rates}
-- \`bin/shmemu-explore\` (a process per schedule, reference run included) on \`shmemu-md $md_args\`:
-  **${ex_rate:-?} schedules/s**.
-- Target: 100 schedules/s for one fused halo step. The step itself meets it; a whole job does
-  not: a job is dominated by the emulator's set-up (thread creation, every block's fiber stacks,
-  their page faults and unmapping), which free-running pays too.
+- \`bin/shmemu-explore\` (a process per schedule, the free-running reference run included,
+  $EX_SEEDS seeds of random) on whole jobs of \`shmemu-md\`; \`--jobs\` runs that many schedules
+  at once, each on a CPU of its own:
+
+${ex_table}
+- Target: 100 whole-job schedules/s for \`shmemu-md $md_args\` on this
+  machine (now **${ex_rate:-?}**). What a job still costs, under the scheduler, is mostly the
+  kernel's: the futex hand-offs between threads (about 2100 context switches a job), creating
+  about 90 threads and the first touch of their and the fibers' stacks (docs/sched.md,
+  \"Explore\").
 
 ### Seeds exploration needs to find each planted bug
 

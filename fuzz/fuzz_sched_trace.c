@@ -34,7 +34,10 @@ static void read_one(const uint8_t *data, size_t size)
     if (pgas_trace_parse("fuzz", data, size, h, &log, &n, err, sizeof err) == 0) {
         if (n != h->n_decisions || (n > 0 && log == NULL))
             abort();
-        if (h->strategy < PGAS_SCHED_RANDOM || h->strategy > PGAS_SCHED_GUIDE)
+        if (h->strategy < PGAS_SCHED_RANDOM || h->strategy > PGAS_SCHED_LAST)
+            abort();
+        if (h->n_delays < 0 || h->n_delays > PGAS_SCHED_MAX_DELAYS ||
+            (h->n_delays > 0 && h->strategy != PGAS_SCHED_DELAY))
             abort();
         if (h->n_calls < 0 || h->n_calls > PGAS_SCHED_CALLS)
             abort();

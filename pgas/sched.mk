@@ -15,16 +15,22 @@ SCHED_TRACE_DIR := $(ROOT)/tests/traces
 all: $(EXPLORE_BIN)
 
 # explore_args.o: the command line, also linked by the fuzzer of its arguments (fuzz/)
-EXPLORE_OBJ := $(BUILD)/pgas/tools/shmemu_explore.o $(BUILD)/pgas/tools/explore_args.o
+EXPLORE_OBJ := $(BUILD)/pgas/tools/shmemu_explore.o $(BUILD)/pgas/tools/explore_args.o \
+               $(BUILD)/pgas/tools/explore_search.o
 
 $(EXPLORE_BIN): $(EXPLORE_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(EXPLORE_OBJ) $(LIB_A) $(LDLIBS)
 
 # The suites find the explorer and the traces by absolute path.
-$(BUILD)/tests/test_sched.o $(BUILD)/tests/test_sched_md.o: CPPFLAGS += -Imd/src -DSCHED_TRACE_DIR='"$(SCHED_TRACE_DIR)"' \
+$(BUILD)/tests/test_sched.o $(BUILD)/tests/test_sched_md.o $(BUILD)/tests/test_sched_search.o: CPPFLAGS += -Imd/src -DSCHED_TRACE_DIR='"$(SCHED_TRACE_DIR)"' \
     -DSCHED_EXPLORE_BIN='"$(ROOT)/$(EXPLORE_BIN)"'
-$(BUILD)/tests/test_sched: | $(EXPLORE_BIN)
+$(BUILD)/tests/test_sched $(BUILD)/tests/test_sched_search: | $(EXPLORE_BIN)
+
+# test_sched_fast runs the explorer on shmemu-md (schedules kept by the fast paths)
+$(BUILD)/tests/test_sched_fast.o: CPPFLAGS += -DSCHED_EXPLORE_BIN='"$(ROOT)/$(EXPLORE_BIN)"' \
+    -DSCHED_MD_BIN='"$(ROOT)/$(PROG_DIR)/shmemu-md"'
+$(BUILD)/tests/test_sched_fast: | $(EXPLORE_BIN) $(PROG_DIR)/shmemu-md
 
 # (md/md.mk is included after this file: its names are spelled out in prerequisites)
 $(BUILD)/tests/test_sched_md: $(BUILD)/tests/test_sched_md.o $(TEST_HOBJ) $(BUILD)/lib/libshmemu_md.a $(LIB_A)
@@ -43,4 +49,5 @@ sched-traces: $(BUILD)/tests/test_sched_md
 bench-sched: $(EXPLORE_BIN) $(PROG_DIR)/shmemu-md $(BUILD)/bench/sched_explore
 	BUILD=$(BUILD) EXPLORE_BIN=$(EXPLORE_BIN) MD_BIN=$(MD_BIN) bench/sched_explore.sh
 
--include $(BUILD)/pgas/tools/shmemu_explore.d $(BUILD)/pgas/tools/explore_args.d
+-include $(BUILD)/pgas/tools/shmemu_explore.d $(BUILD)/pgas/tools/explore_args.d \
+         $(BUILD)/pgas/tools/explore_search.d

@@ -6,7 +6,8 @@
  *   - a bad header field names the line, the field, the value and what is accepted;
  *   - a trailing byte, a missing checksum line or a non-regular file is refused;
  *   - a guide with a malformed line names the line instead of stopping silently there;
- *   - a well-formed trace and guide parse to what they hold.
+ *   - a well-formed trace and guide parse to what they hold;
+ *   - the delays: line is there exactly for strategy delay, its set strictly increasing.
  * Each case writes the file and goes through pgas_trace_read / pgas_guide_read, as a replay
  * (SHMEMU_REPLAY) or the explorer's shrinker (SHMEMU_SCHED_GUIDE) does.
  */
@@ -130,7 +131,7 @@ static void test_bad_fields_are_named(void **state)
     (void)state;
     write_trace(HEADER("0", "bogus"), 0, false);
     expect_refused(":6: strategy: \"bogus\" is not a strategy (accepted: random, pct, rr, "
-                   "guided)");
+                   "guided, delay)");
     write_trace("program: p\nargs: \nconfig: 0\nseed: -5\n", 0, false);
     expect_refused(":5: seed: \"-5\" is not a decimal number");
     write_trace("npes: 0\n", 0, false);
@@ -139,6 +140,39 @@ static void test_bad_fields_are_named(void **state)
     expect_refused(":2: unknown header field \"colour\"");
     write_trace("program: p\n", 0, false);
     expect_refused("the header has no args: line");
+}
+
+/* The delay strategy's "delays:" line: present exactly when the strategy is delay (so the
+ * version-1 traces written before it read as they did), strictly increasing indexes. */
+static void test_delays_line(void **state)
+{
+    (void)state;
+    write_trace(HEADER("0", "delay") "delays: 3,17\n", 0, false);
+    pgas_trace_header h;
+    uint64_t *log = NULL, n = 0;
+    char err[512] = "";
+    if (pgas_trace_read(path, &h, &log, &n, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    free(log);
+    assert_int_equal(h.strategy, PGAS_SCHED_DELAY);
+    assert_int_equal(h.n_delays, 2);
+    assert_int_equal(h.delays[0], 3);
+    assert_int_equal(h.delays[1], 17);
+    write_trace(HEADER("0", "delay") "delays: none\n", 0, false);
+    if (pgas_trace_read(path, &h, &log, &n, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    free(log);
+    assert_int_equal(h.n_delays, 0);
+    write_trace(HEADER("0", "delay"), 0, false);
+    expect_refused("the header has no delays: line (strategy delay needs one)");
+    write_trace(HEADER("0", "random") "delays: 1\n", 0, false);
+    expect_refused("a delays: line in a trace of strategy random");
+    write_trace(HEADER("0", "delay") "delays: 5,2\n", 0, false);
+    expect_refused(":13: delays: \"5,2\": item 2 (2) does not follow 5");
+    write_trace(HEADER("0", "delay") "delays: 1\ndelays: 2\n", 0, false);
+    expect_refused(":14: delays: given twice");
+    write_trace(HEADER("0", "delay") "delays: \n", 0, false); /* "delays:" without ": " */
+    expect_refused(":13: delays: \"\": no set (write none for no delay)");
 }
 
 static void test_damaged_tails_are_refused(void **state)
@@ -208,6 +242,7 @@ int main(void)
         cmocka_unit_test(test_count_2_63_with_valid_checksum_is_refused),
         cmocka_unit_test(test_count_beyond_short_file_says_so),
         cmocka_unit_test(test_bad_fields_are_named),
+        cmocka_unit_test(test_delays_line),
         cmocka_unit_test(test_damaged_tails_are_refused),
         cmocka_unit_test(test_guide_lines),
     };

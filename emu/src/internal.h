@@ -214,7 +214,9 @@ typedef struct emu_block {
     size_t static_used;
     emu_shared_alloc *allocs;
     size_t n_allocs, cap_allocs;
-    emu_shadow *shadow;
+    emu_shadow *shadow;   /* one per granule of [0, n_shadow * 4): the allocations so far */
+    size_t n_shadow;
+    size_t smem_filled;   /* smem[0, smem_filled) holds its first 0xA5 bytes (shadow_cover) */
     bool hazards;
     emu_mbar *mbars;
     size_t n_mbars;

@@ -3,8 +3,10 @@
  *
  * Layout of a block's arena: the dynamic shared memory of the launch first (EXTERN_SHARED),
  * then the static arrays (SHARED_ARRAY) in the order the block first reaches their
- * declarations, each 16-byte aligned, within CUDA's 48 KiB. The arena starts filled with
- * 0xA5 bytes: as on a GPU, shared memory is not zero.
+ * declarations, each 16-byte aligned, within CUDA's 48 KiB. Every allocation (and the
+ * padding before it) starts filled with 0xA5 bytes: as on a GPU, shared memory is not zero.
+ * The arena is filled, and its shadow records made, up to the end of the allocations so
+ * far (shadow_cover), not all 48 KiB per block.
  *
  * Every access through SH_LD / SH_ST is checked against the allocation it starts in (an
  * index past the end, or a pointer that is not shared memory, is an error), and against a
@@ -41,18 +43,47 @@ static void add_alloc(emu_block *b, const void *site, const char *name, size_t o
     b->allocs[b->n_allocs++] = (emu_shared_alloc){site, name, offset, bytes};
 }
 
+/* Makes [0, end) of the arena ready for use: filled with 0xA5 bytes, and covered by the
+ * shadow (new granules zero: never accessed). Done as allocations are made, not for the
+ * whole 48 KiB at the start: most blocks use little of it, and filling it and zeroing its
+ * shadow for every block, the page faults included, was most of a short job's time under
+ * the scheduler. Every byte of an allocation still starts as 0xA5. */
+static void shadow_cover(emu_block *b, size_t end)
+{
+    if (end > b->smem_filled) {
+        memset(b->smem + b->smem_filled, 0xA5, end - b->smem_filled);
+        b->smem_filled = end;
+    }
+    size_t n = (end + 3) / 4;
+    if (n <= b->n_shadow)
+        return;
+    emu_shadow *s = realloc(b->shadow, n * sizeof *s);
+    if (s == NULL) {
+        fprintf(stderr, "shmemu: out of memory for the hazard records of %zu bytes of shared "
+                        "memory\n", end);
+        exit(2);
+    }
+    memset(s + b->n_shadow, 0, (n - b->n_shadow) * sizeof *s);
+    b->shadow = s;
+    b->n_shadow = n;
+}
+
 void emu_shared_setup(emu_block *b, size_t dyn_size)
 {
     b->dyn_size = (dyn_size + 15) & ~(size_t)15;
     b->smem_size = b->dyn_size + EMU_STATIC_SHARED;
-    b->smem = aligned_alloc(64, b->smem_size);
-    b->shadow = calloc(b->smem_size / 4, sizeof *b->shadow);
+    /* aligned_alloc wants a multiple of the alignment (ThreadSanitizer refuses others) */
+    b->smem = aligned_alloc(64, (b->smem_size + 63) & ~(size_t)63);
+    /* the fill and the shadow cover the allocations only, and grow with them */
+    b->n_shadow = 0;
+    b->smem_filled = 0;
+    b->shadow = calloc(1, sizeof *b->shadow);
     if (b->smem == NULL || b->shadow == NULL) {
         fprintf(stderr, "shmemu: out of memory for %zu bytes of shared memory\n", b->smem_size);
         exit(2);
     }
     VALGRIND_HG_CLEAN_MEMORY(b->smem, b->smem_size);
-    memset(b->smem, 0xA5, b->smem_size);
+    shadow_cover(b, b->dyn_size);
     b->hazards = shmemu_env_bool("SHMEMU_EMU_HAZARDS", true);
     add_alloc(b, NULL, "dynamic shared memory", 0, dyn_size);
 }
@@ -64,6 +95,8 @@ void emu_shared_teardown(emu_block *b)
     free(b->allocs);
     b->smem = NULL;
     b->shadow = NULL;
+    b->n_shadow = 0;
+    b->smem_filled = 0;
     b->allocs = NULL;
     b->n_allocs = b->cap_allocs = 0;
 }
@@ -83,6 +116,7 @@ void *emu_shared_static(const void *site, size_t bytes, size_t align, const char
                     "limited to %u bytes per block and %zu are in use; use EXTERN_SHARED "
                     "(dynamic shared memory) for large arrays",
                  name, bytes, EMU_STATIC_SHARED, b->static_used);
+    shadow_cover(b, offset + bytes);
     add_alloc(b, site, name, offset, bytes);
     b->static_used = offset + bytes - b->dyn_size;
     return b->smem + offset;

@@ -35,10 +35,10 @@ static void copy_path(const char *name, char *out, size_t len)
 /* The deterministic scheduler's settings (docs/sched.md). */
 static void pgas_sched_config_read(pgas_config *config)
 {
-    static const char *const names[] = {"off", "free", "random", "pct", "rr"};
+    static const char *const names[] = {"off", "free", "random", "pct", "rr", "delay"};
     static const int strategies[] = {PGAS_SCHED_OFF, PGAS_SCHED_OFF, PGAS_SCHED_RANDOM,
-                                     PGAS_SCHED_PCT, PGAS_SCHED_RR};
-    config->sched_strategy = strategies[shmemu_env_enum("SHMEMU_SCHED", names, 5, 0)];
+                                     PGAS_SCHED_PCT, PGAS_SCHED_RR, PGAS_SCHED_DELAY};
+    config->sched_strategy = strategies[shmemu_env_enum("SHMEMU_SCHED", names, 6, 0)];
     config->sched_seed = (uint64_t)shmemu_env_int("SHMEMU_SEED", 0, 0x7fffffffffffLL, 1);
     config->pct_depth = (int)shmemu_env_int("SHMEMU_PCT_DEPTH", 1, 17, 3);
     config->pct_steps = (uint64_t)shmemu_env_int("SHMEMU_PCT_STEPS", 1, 1000000000LL, 2000);
@@ -191,7 +191,7 @@ void pgas_config_print(const pgas_config *c, bool info)
            SHMEMU_VERSION, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, NVSHMEM_MAJOR_VERSION,
            NVSHMEM_MINOR_VERSION);
     if (info) {
-        static const char *const scheds[] = {"off", "random", "pct", "rr", "guide"};
+        static const char *const scheds[] = {"off", "random", "pct", "rr", "guide", "delay"};
         char text[64];
         printf("shmemu settings (variable, value, where the value came from):\n");
         snprintf(text, sizeof text, "%zu", c->heap_size);
@@ -219,7 +219,8 @@ void pgas_config_print(const pgas_config *c, bool info)
         setting_b("SHMEMU_CHECK_BOUNDS", c->check_bounds);
         setting_b("SHMEMU_NO_PTR", c->no_ptr);
         setting_b("SHMEMU_STRICT_DEVICE", c->strict_device);
-        int strategy = c->sched_strategy >= 0 && c->sched_strategy < 5 ? c->sched_strategy : 0;
+        int strategy = c->sched_strategy >= 0 && c->sched_strategy <= PGAS_SCHED_LAST
+                           ? c->sched_strategy : 0;
         setting("SHMEMU_SCHED", scheds[strategy], origin("SHMEMU_SCHED"));
         setting_u("SHMEMU_SEED", (unsigned long long)c->sched_seed);
         setting_u("SHMEMU_PCT_DEPTH", (unsigned long long)c->pct_depth);
@@ -235,7 +236,7 @@ void pgas_config_print(const pgas_config *c, bool info)
         static const char *const elsewhere[] = {"SHMEMU_EMU_SMS",    "SHMEMU_EMU_STACK",
                                                 "SHMEMU_EMU_STALL",  "SHMEMU_EMU_HAZARDS",
                                                 "SHMEMU_EMU_TRACE",  "SHMEMU_SCHED_PIN",
-                                                "SHMEMU_THREAD_MAP"};
+                                                "SHMEMU_THREAD_MAP", "SHMEMU_DELAYS"};
         for (size_t i = 0; i < sizeof elsewhere / sizeof elsewhere[0]; i++) {
             const char *v = shmemu_env_get(elsewhere[i]);
             setting(elsewhere[i], v != NULL ? v : "(its default)", origin(elsewhere[i]));

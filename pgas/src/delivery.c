@@ -400,6 +400,8 @@ void pgas_fence(pgas_thread *t)
 {
     if (t->q->n > 0 && pgas_ordering()->fence_orders)
         t->q->fence_epoch++;
+    if (pgas_ordering()->fence_orders && pgas_sched_maybe())
+        pgas_sched_fence(true); /* weak-memory mode: the puts' data is published first */
 }
 
 void pgas_quiet(pgas_thread *t)
@@ -413,6 +415,8 @@ void pgas_quiet(pgas_thread *t)
         reuse_complete(t, q);
     if (q == &t->queue) /* the default context's quiet: the PE's puts */
         reuse_complete_synced(t);
+    if (pgas_sched_maybe())
+        pgas_sched_fence(true); /* weak-memory mode: completed puts are visible to all */
 }
 
 /* ---- the queues of communication contexts ------------------------------------------- */

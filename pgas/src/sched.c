@@ -477,6 +477,8 @@ bool pgas_sched_block_value(pgas_thread *t, const char *call, bool soft,
     XCHG(e->cond_value, value);
     pgas_hb_before_checkers(&e->report_token); /* the deadlock report only (sched_report.c) */
     XCHG(e->dirty, 0);
+    if (s->weak != NULL && pgas_weak_wait_word(t, addr))
+        XCHG(e->dirty, 1); /* it read its stale view of the word: look again */
     XCHG(e->has_cond, 1);
     XCHG(e->state, soft ? ENT_SOFT : ENT_BLOCKED);
     bool last_resort = yield(s, e, call);

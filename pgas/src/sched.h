@@ -188,7 +188,7 @@ _Noreturn void pgas_trace_diverged(pgas_sched *s, uint64_t at, const pgas_sched_
  * message naming name:line in err. The fuzzers' entry point (fuzz/). */
 int pgas_guide_parse(const char *name, const char *buf, size_t len, pgas_guide_step **steps,
                      size_t *n, char *err, size_t err_len);
-/* Parses a delay set (SHMEMU_DELAYS, a trace's "delays:" line): "" or "none" (no delay), or
+/* Parses a delay set (SHMEMU_DELAYS, a trace's "delays:" line): "none" (no delay), or
  * decimal choice point indexes separated by commas, strictly increasing, each at most
  * PGAS_SCHED_MAX_CHOICE, at most PGAS_SCHED_MAX_DELAYS of them. Returns 0, or -1 with what
  * is wrong in err (without a prefix: the caller names the variable or the line). */

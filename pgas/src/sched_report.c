@@ -402,7 +402,7 @@ void pgas_sched_print_replay(FILE *f, const pgas_sched *s)
     static const char *const own[] = {"SHMEMU_SCHED=", "SHMEMU_SEED=", "SHMEMU_TRACE_OUT=",
                                       "SHMEMU_REPLAY=", "SHMEMU_SCHED_GUIDE=",
                                       "SHMEMU_PCT_DEPTH=", "SHMEMU_PCT_STEPS=", "SHMEMU_NPES=",
-                                      NULL};
+                                      "SHMEMU_DELAYS=", NULL};
     const pgas_config *cfg = &s->world->config;
     fprintf(f, "shmemu: replay:");
     char num[32];
@@ -421,6 +421,11 @@ void pgas_sched_print_replay(FILE *f, const pgas_sched *s)
             put_setting(f, "SHMEMU_PCT_DEPTH", num);
             snprintf(num, sizeof num, "%llu", (unsigned long long)s->pct_steps);
             put_setting(f, "SHMEMU_PCT_STEPS", num);
+        }
+        if (s->strategy == PGAS_SCHED_DELAY && s->n_delays > 0) {
+            char set[PGAS_SCHED_MAX_DELAYS * 14 + 8];
+            pgas_delays_format(s->delays, s->n_delays, set, sizeof set);
+            put_setting(f, "SHMEMU_DELAYS", set);
         }
     }
     const char *npes = shmemu_env_get("SHMEMU_NPES"); /* as written: the replay re-reads it */

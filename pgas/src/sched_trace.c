@@ -279,8 +279,12 @@ static const char *const trace_keys[K_COUNT] = {"program", "args", "config", "se
 int pgas_delays_parse(const char *text, uint64_t *delays, int *n, char *err, size_t err_len)
 {
     *n = 0;
-    if (text[0] == '\0' || strcmp(text, "none") == 0)
+    if (strcmp(text, "none") == 0)
         return 0;
+    if (text[0] == '\0') {
+        snprintf(err, err_len, "\"\": no set (write none for no delay)");
+        return -1;
+    }
     int item = 0;
     for (const char *p = text;; p++) {
         item++;

@@ -84,13 +84,17 @@ typedef struct pgas_weak {
     size_t len;
     size_t page;
     unsigned drain;
+    bool stale_views; /* SHMEMU_WEAK_STALE (default on) */
     uint64_t rng;
     uint64_t seq;
     /* per slot: the capture order when it last acquired (or started): what its PE published
      * at gpu scope up to there happens before its later releases (UNSET: not started) */
     uint64_t *observed;
-    buffer *bufs; /* one per entity slot, then one per PE (domain_of) */
-    int n_slots, n_bufs;
+    /* per entity slot: its store buffer; per PE: what its blocks published at gpu scope
+     * (domain_of); per entity slot: its stale view (stale_of), the old bytes of stores that
+     * became everyone's after its last acquire, which it may go on reading */
+    buffer *bufs;
+    int n_slots, n_pes, n_bufs;
     int *busy;    /* slots whose buffer is not empty, in the order they became so */
     int n_busy;
     dirty_page dirty[MAX_TWINS];
@@ -274,11 +278,96 @@ static uint64_t next_draw(pgas_weak *w) { return pgas_rng_next(&w->rng); }
 
 /* The buffer of what the blocks of slot's PE published at gpu scope: visible to the PE's
  * entities, not yet to other PEs (a peer's memory is written at system scope). */
-static int domain_of(const pgas_weak *w, int slot)
+static int pe_of(const pgas_weak *w, int slot)
 {
     const pgas_thread *th =
         atomic_load_explicit(&w->s->ents[slot].thread, memory_order_relaxed);
-    return w->n_slots + (th != NULL ? th->pe : 0);
+    return th != NULL ? th->pe : 0;
+}
+
+static int domain_of(const pgas_weak *w, int slot) { return w->n_slots + pe_of(w, slot); }
+
+static int stale_of(const pgas_weak *w, int slot) { return w->n_slots + w->n_pes + slot; }
+
+/* A word became everyone's without a runtime write: the waits on it are worth another look
+ * (as pgas_sched_note_write makes them), and the epoch moves for predicate waits. */
+static void mark_waiters(pgas_weak *w, uintptr_t word)
+{
+    pgas_sched *s = w->s;
+    int hwm = atomic_load_explicit(&s->hwm, memory_order_relaxed);
+    for (int i = 0; i < hwm; i++) {
+        pgas_sched_entity *e = &s->ents[i];
+        if (!atomic_load_explicit(&e->has_cond, memory_order_relaxed))
+            continue;
+        uintptr_t c = atomic_load_explicit(&e->cond_addr, memory_order_relaxed);
+        if (c + 8 > word && c < word + 8)
+            atomic_store_explicit(&e->dirty, 1, memory_order_relaxed);
+    }
+    atomic_fetch_add_explicit(&s->epoch, 1, memory_order_relaxed);
+}
+
+static void forget_bytes(pgas_weak *w, int index, uintptr_t lo, uintptr_t hi);
+
+/* The bytes (mask) of word, which held `old`, became everyone's: each other live entity
+ * that might not have seen them (not their origin; for a PE's gpu-scope stores, not that
+ * PE's entities, which saw them already) keeps the old bytes in its stale view with
+ * probability 1/2, until it acquires. */
+static void leave_stale_copies(pgas_weak *w, uintptr_t word, uint8_t mask, uint64_t old,
+                               int origin, int skip_pe)
+{
+    int hwm = w->stale_views ? atomic_load_explicit(&w->s->hwm, memory_order_relaxed) : 0;
+    for (int r = 0; r < hwm; r++) {
+        int st = atomic_load_explicit(&w->s->ents[r].state, memory_order_relaxed);
+        if (r == origin || st == ENT_FREE || st == ENT_NEW || w->observed[r] == UNSET ||
+            (skip_pe >= 0 && pe_of(w, r) == skip_pe))
+            continue;
+        if (next_draw(w) & 1)
+            continue;
+        int index = stale_of(w, r);
+        entry *e = find(&w->bufs[index], word);
+        if (e == NULL) {
+            add_store(w, index, word, old, 0, mask, 0, origin);
+        } else {
+            /* it still sees an older value of the bytes it kept: those stay */
+            uint64_t fresh = bytes_of(mask & (uint8_t)~e->mask);
+            e->value = (e->value & ~fresh) | (old & fresh);
+            e->mask |= mask;
+        }
+    }
+    if (origin >= 0 && origin < w->n_slots) /* its own store is newer than its stale view */
+        forget_bytes(w, stale_of(w, origin), word, word + 8);
+}
+
+/* Drops the stale view of slot (it acquired), while its turn runs: the words under it get
+ * back the published bytes, or, where its own or its PE's entries lie on top (stored during
+ * this turn), those entries remember the published bytes as the ones under them. */
+static void drop_stale_view(pgas_weak *w, int slot)
+{
+    int index = stale_of(w, slot);
+    buffer *st = &w->bufs[index];
+    if (st->n == 0)
+        return;
+    if (w->protected_now) {
+        collect(w, slot);
+        protect(w, false);
+    }
+    buffer *own = &w->bufs[slot], *dom = &w->bufs[domain_of(w, slot)];
+    for (uint32_t i = 0; i < st->n; i++) {
+        const entry *e = &st->e[i];
+        uint64_t m = bytes_of(e->mask);
+        entry *o = find(own, e->word), *d = find(dom, e->word);
+        uint64_t mo = o != NULL ? bytes_of(o->mask) & m : 0;
+        uint64_t md = d != NULL ? bytes_of(d->mask) & m & ~mo : 0;
+        uint64_t mm = m & ~mo & ~md;
+        if (o != NULL)
+            o->saved = (o->saved & ~mo) | (e->saved & mo);
+        if (d != NULL)
+            d->saved = (d->saved & ~md) | (e->saved & md);
+        word_store(e->word, (word_load(e->word) & ~mm) | (e->saved & mm));
+    }
+    st->n = 0;
+    reindex(st);
+    remove_busy(w, index);
 }
 
 /* Memory takes the buffer's values (each entry remembers the word under it). */
@@ -346,8 +435,11 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
             protect(w, false);
             take_off(&w->bufs[from]);
             take_off(&w->bufs[domain_of(w, from)]);
-            if (atomic_load_explicit(&s->ents[from].state, memory_order_relaxed) == ENT_FREE)
+            take_off(&w->bufs[stale_of(w, from)]);
+            if (atomic_load_explicit(&s->ents[from].state, memory_order_relaxed) == ENT_FREE) {
                 w->observed[from] = UNSET; /* it exited: the slot's next thread starts anew */
+                clear(w, stale_of(w, from));
+            }
         }
     }
     /* late and out of order: each buffered entry is published with probability 1/drain. An
@@ -356,14 +448,20 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
      * bytes, which must never land on top of it. */
     for (int k = 0; k < w->n_busy; k++) {
         int index = w->busy[k];
+        if (index >= w->n_slots + w->n_pes)
+            continue; /* stale views are dropped at their turns, not published */
         buffer *b = &w->bufs[index];
         buffer *dom = index < w->n_slots ? &w->bufs[domain_of(w, index)] : NULL;
+        int skip_pe = index < w->n_slots ? -1 : index - w->n_slots;
         uint32_t kept = 0;
         for (uint32_t i = 0; i < b->n; i++) {
             entry e = b->e[i];
             if (e.mask != 0 && next_draw(w) % w->drain == 0) {
                 uint64_t m = bytes_of(e.mask);
-                word_store(e.word, (word_load(e.word) & ~m) | (e.value & m));
+                uint64_t old = word_load(e.word);
+                word_store(e.word, (old & ~m) | (e.value & m));
+                leave_stale_copies(w, e.word, e.mask, old, e.origin, skip_pe);
+                mark_waiters(w, e.word);
                 w->published_late++;
                 entry *older = dom != NULL ? find(dom, e.word) : NULL;
                 if (older != NULL && older->seq < e.seq)
@@ -397,9 +495,30 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
         return;
     if (w->observed[to] == UNSET) /* a new thread: what its creator saw is ordered before */
         w->observed[to] = w->seq;
-    /* the turn of `to` begins: it sees its PE's gpu-scope published stores and its own */
-    put_on(&w->bufs[domain_of(w, to)]);
-    put_on(&w->bufs[to]);
+    /* the turn of `to` begins: it sees its stale view (but each old word may have been
+     * evicted meanwhile, and none lies under its own or its PE's newer entries), then its
+     * PE's gpu-scope published stores, then its own */
+    int si = stale_of(w, to);
+    buffer *st = &w->bufs[si], *own = &w->bufs[to], *dom = &w->bufs[domain_of(w, to)];
+    if (st->n > 0) {
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < st->n; i++) {
+            const entry *e = &st->e[i];
+            if (next_draw(w) % w->drain == 0 || find(own, e->word) != NULL ||
+                find(dom, e->word) != NULL)
+                continue;
+            st->e[kept++] = *e;
+        }
+        if (kept != st->n) {
+            st->n = kept;
+            reindex(st);
+            if (kept == 0)
+                remove_busy(w, si);
+        }
+    }
+    put_on(st);
+    put_on(dom);
+    put_on(own);
     protect(w, true);
 }
 
@@ -426,14 +545,26 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
         merge_into_domain(w, slot);
     } else {
         /* memory holds its values and its PE's: they are everyone's now, its own and those
-         * of its PE's that it had observed (a system-scope release is cumulative) */
+         * of its PE's that it had observed (a system-scope release is cumulative); the
+         * others may go on seeing the bytes under them */
+        buffer *own = &w->bufs[slot];
+        for (uint32_t i = 0; i < own->n; i++) {
+            const entry *e = &own->e[i];
+            leave_stale_copies(w, e->word, e->mask, e->saved, slot, -1);
+            mark_waiters(w, e->word);
+        }
         clear(w, slot);
         int d = domain_of(w, slot);
         buffer *dom = &w->bufs[d];
         uint32_t kept = 0;
         for (uint32_t i = 0; i < dom->n; i++)
-            if (dom->e[i].seq > w->observed[slot] && dom->e[i].origin != slot)
+            if (dom->e[i].seq > w->observed[slot] && dom->e[i].origin != slot) {
                 dom->e[kept++] = dom->e[i];
+            } else {
+                leave_stale_copies(w, dom->e[i].word, dom->e[i].mask, dom->e[i].saved,
+                                   dom->e[i].origin, pe_of(w, slot));
+                mark_waiters(w, dom->e[i].word);
+            }
         if (kept != dom->n) {
             dom->n = kept;
             reindex(dom);
@@ -446,13 +577,42 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
     protect(w, true);
 }
 
-static void forget_bytes(pgas_weak *w, int index, uintptr_t lo, uintptr_t hi);
+bool pgas_weak_wait_word(pgas_thread *t, const volatile void *addr)
+{
+    int slot = holder_slot(t);
+    if (slot < 0)
+        return false;
+    pgas_weak *w = t->world->sched->weak;
+    uintptr_t word = (uintptr_t)addr & ~(uintptr_t)7;
+    buffer *st = &w->bufs[stale_of(w, slot)];
+    const entry *e = find(st, word);
+    if (e == NULL)
+        return false;
+    /* applied now: the word gets back the published bytes */
+    bool was = w->protected_now;
+    if (was) {
+        collect(w, slot);
+        protect(w, false);
+    }
+    uint64_t m = bytes_of(e->mask);
+    word_store(word, (word_load(word) & ~m) | (e->saved & m));
+    forget_bytes(w, stale_of(w, slot), word, word + 8);
+    if (was)
+        protect(w, true);
+    return true;
+}
 
 void pgas_weak_acquire(pgas_thread *t)
 {
     int slot = holder_slot(t);
-    if (slot >= 0)
-        t->world->sched->weak->observed[slot] = t->world->sched->weak->seq;
+    if (slot < 0)
+        return;
+    pgas_weak *w = t->world->sched->weak;
+    w->observed[slot] = w->seq;
+    bool was = w->protected_now;
+    drop_stale_view(w, slot);
+    if (was && !w->protected_now)
+        protect(w, true);
 }
 
 static flag_note *note_of(pgas_weak *w, uintptr_t word)
@@ -470,6 +630,10 @@ void pgas_weak_strong_write(pgas_thread *t, const volatile void *addr, size_t by
     uintptr_t lo = (uintptr_t)addr, hi = lo + (bytes ? bytes : 1);
     if (hi <= (uintptr_t)w->lo || lo >= (uintptr_t)w->lo + w->len)
         return;
+    /* a put's data (more than a word) is a plain store of the thread that delivers it: it
+     * stays in its buffer until its release (put-with-signal's signal, a quiet, a fence) */
+    if (bytes > 8)
+        return;
     /* not a buffered store: the twins take the written bytes */
     for (int p = 0; p < w->n_dirty; p++) {
         dirty_page *d = &w->dirty[p];
@@ -482,6 +646,14 @@ void pgas_weak_strong_write(pgas_thread *t, const volatile void *addr, size_t by
      * write */
     forget_bytes(w, slot, lo, hi);
     forget_bytes(w, domain_of(w, slot), lo, hi);
+    /* nobody's stale view may hide it: a read-modify-write must see the latest value */
+    for (int k = 0; k < w->n_busy; k++)
+        if (w->busy[k] >= w->n_slots + w->n_pes) {
+            int before = w->n_busy;
+            forget_bytes(w, w->busy[k], lo, hi);
+            if (w->n_busy < before)
+                k--;
+        }
     if (!signal || bytes > 8)
         return;
     /* a word others wait for: which of the writer's buffered stores came before it */
@@ -682,7 +854,7 @@ void pgas_weak_create(pgas_sched *s)
                         "write-protects the symmetric heap); unset one of them\n");
         exit(2);
     }
-    if (world->backend != &pgas_backend_threads) {
+    if (world->backend->processes || world->backend->ranks) {
         fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak needs the threads backend (SHMEMU_BACKEND "
                         "unset or threads)\n");
         exit(2);
@@ -702,9 +874,11 @@ void pgas_weak_create(pgas_sched *s)
     w->len = ts->total;
     w->page = (size_t)sysconf(_SC_PAGESIZE);
     w->drain = (unsigned)shmemu_env_int("SHMEMU_WEAK_DRAIN", 1, 1000000, DEFAULT_DRAIN);
+    w->stale_views = shmemu_env_bool("SHMEMU_WEAK_STALE", true);
     w->rng = s->seed * 0xd1b54a32d192ed03ull + 0x7ea7;
     w->n_slots = s->capacity;
-    w->n_bufs = s->capacity + world->n_pes;
+    w->n_pes = world->n_pes;
+    w->n_bufs = 2 * s->capacity + world->n_pes;
     w->bufs = calloc((size_t)w->n_bufs, sizeof *w->bufs);
     w->busy = calloc((size_t)w->n_bufs, sizeof *w->busy);
     w->observed = malloc((size_t)w->n_slots * sizeof *w->observed);

@@ -50,6 +50,11 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope);
 /* The calling entity acquires (or joined a thread): what its PE published at gpu scope so
  * far happens before its later system-scope releases, which publish it to every PE. */
 void pgas_weak_acquire(pgas_thread *t);
+/* The calling entity blocks in a wait on the word at addr, whose condition it found false:
+ * its stale view of that word, if any, is dropped (a waiter is woken only by writes, and the
+ * write it waits for may be the one it did not see yet). True when there was one: the wait
+ * must be evaluated again. */
+bool pgas_weak_wait_word(pgas_thread *t, const volatile void *addr);
 /* A synchronizing write by the calling entity to [addr, addr + bytes) went to memory: it is
  * not a buffered store. `signal`: a write others wait for (a sync point), which the report of
  * late stores can name. */

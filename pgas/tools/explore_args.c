@@ -50,7 +50,8 @@ int explore_parse_args(int argc, char **argv, explore_opts *o, char *err, size_t
 {
     *o = (explore_opts){.strategy = "random", .first_seed = 1, .pct_depth = 3,
                         .trace = "shmemu-fail.trace", .timeout_s = 120, .shrink_runs = 60,
-                        .shrink = true, .runs = -1, .result = EXPLORE_RESULT_CHECKSUM};
+                        .shrink = true, .runs = -1, .result = EXPLORE_RESULT_CHECKSUM,
+                        .bound = -1};
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -68,6 +69,10 @@ int explore_parse_args(int argc, char **argv, explore_opts *o, char *err, size_t
         }
         if (strcmp(a, "--quiet") == 0) {
             o->quiet = true;
+            continue;
+        }
+        if (strcmp(a, "--coverage-guided") == 0) {
+            o->coverage_guided = true;
             continue;
         }
         if (a[0] != '-') {
@@ -88,7 +93,7 @@ int explore_parse_args(int argc, char **argv, explore_opts *o, char *err, size_t
         static const char *const with_value[] = {"--strategy", "--first-seed", "--pct-depth",
                                                  "--trace", "--timeout", "--shrink-runs",
                                                  "--ref-unset", "--result-pattern",
-                                                 "--result-file", NULL};
+                                                 "--result-file", "--jobs", "--bound", NULL};
         int k = 0;
         while (with_value[k] != NULL && strcmp(a, with_value[k]) != 0)
             k++;
@@ -103,11 +108,21 @@ int explore_parse_args(int argc, char **argv, explore_opts *o, char *err, size_t
         const char *v = argv[++i];
         uint64_t u;
         if (strcmp(a, "--strategy") == 0) {
-            if (strcmp(v, "random") != 0 && strcmp(v, "pct") != 0 && strcmp(v, "rr") != 0) {
-                snprintf(err, err_len, "--strategy \"%.60s\": use random, pct or rr", v);
+            if (strcmp(v, "random") != 0 && strcmp(v, "pct") != 0 && strcmp(v, "rr") != 0 &&
+                strcmp(v, "delay") != 0) {
+                snprintf(err, err_len, "--strategy \"%.60s\": use random, pct or rr (seeds), or "
+                         "delay (every delay set up to --bound)", v);
                 return -1;
             }
             o->strategy = v;
+        } else if (strcmp(a, "--bound") == 0) {
+            if (!parse_uint(v, 0, EXPLORE_MAX_BOUND, &u)) {
+                snprintf(err, err_len, "--bound \"%.60s\": use a whole number from 0 to %d (the "
+                         "most delays of a schedule, with --strategy delay)", v,
+                         EXPLORE_MAX_BOUND);
+                return -1;
+            }
+            o->bound = (int)u;
         } else if (strcmp(a, "--first-seed") == 0) {
             if (!parse_uint(v, 0, EXPLORE_MAX_SEED, &u)) {
                 snprintf(err, err_len, "--first-seed \"%.60s\" is not a seed: use a whole "
@@ -142,6 +157,14 @@ int explore_parse_args(int argc, char **argv, explore_opts *o, char *err, size_t
                 return -1;
             }
             o->shrink_runs = (int)u;
+        } else if (strcmp(a, "--jobs") == 0) {
+            if (!parse_uint(v, 1, EXPLORE_MAX_JOBS, &u)) {
+                snprintf(err, err_len, "--jobs \"%.60s\": use a whole number from 1 to %d (runs "
+                         "at once; the default is one per CPU the explorer may use)", v,
+                         EXPLORE_MAX_JOBS);
+                return -1;
+            }
+            o->jobs = (int)u;
         } else if (strcmp(a, "--ref-unset") == 0) {
             if (v[0] == '\0' || strchr(v, '=') != NULL) {
                 snprintf(err, err_len, "--ref-unset \"%.60s\": give a variable name (no '=')",
@@ -190,10 +213,29 @@ int explore_parse_args(int argc, char **argv, explore_opts *o, char *err, size_t
         snprintf(err, err_len, "the program is missing: put it after --");
         return -1;
     }
-    if (o->first_seed + (uint64_t)(o->runs - 1) > EXPLORE_MAX_SEED) {
+    bool delay = strcmp(o->strategy, "delay") == 0;
+    if (o->bound >= 0 && !delay) {
+        snprintf(err, err_len, "--bound %d is the delay strategy's: add --strategy delay (the "
+                 "%s strategy runs seeds)", o->bound, o->strategy);
+        return -1;
+    }
+    if (o->coverage_guided && !delay) {
+        snprintf(err, err_len, "--coverage-guided orders the delay strategy's sets: add "
+                 "--strategy delay");
+        return -1;
+    }
+    if (delay && o->bound < 0)
+        o->bound = 2;
+    if (!delay && o->first_seed + (uint64_t)(o->runs - 1) > EXPLORE_MAX_SEED) {
         snprintf(err, err_len, "--first-seed %llu with N %ld goes past the largest seed %llu "
                  "(2^47 - 1)", (unsigned long long)o->first_seed, o->runs,
                  (unsigned long long)EXPLORE_MAX_SEED);
+        return -1;
+    }
+    if (o->jobs > 1 && o->result == EXPLORE_RESULT_FILE) {
+        snprintf(err, err_len, "--jobs %d with --result-file: the runs at once would write the "
+                 "same file; use --jobs 1 (the default with --result-file) or a result on "
+                 "standard output (--result-pattern)", o->jobs);
         return -1;
     }
     o->argv = argv + i;

@@ -16,6 +16,8 @@
 
 #define EXPLORE_MAX_SEED 0x7fffffffffffull /* SHMEMU_SEED's largest value, 2^47 - 1 */
 #define EXPLORE_MAX_REF_UNSET 8
+#define EXPLORE_MAX_JOBS 256
+#define EXPLORE_MAX_BOUND 64 /* --bound: PGAS_SCHED_MAX_DELAYS, the delays a run may have */
 
 /* What a run's result is, compared with the reference run's. */
 typedef enum {
@@ -25,7 +27,9 @@ typedef enum {
 } explore_result_kind;
 
 typedef struct explore_opts {
-    const char *strategy;  /* random, pct or rr */
+    const char *strategy;  /* random, pct, rr or delay */
+    int bound;             /* --bound: delay's most delays per run (default 2); -1 otherwise */
+    bool coverage_guided;  /* --coverage-guided (delay only): productive first delays first */
     uint64_t first_seed;
     int pct_depth;         /* 1 to 17 (SHMEMU_PCT_DEPTH) */
     const char *trace;     /* where the failing trace is saved */
@@ -35,6 +39,8 @@ typedef struct explore_opts {
     bool quiet;
     bool help;             /* --help: print the usage and exit 0 */
     long runs;             /* N: seeds to try */
+    int jobs;              /* --jobs: runs at once, 1 to EXPLORE_MAX_JOBS; 0: not given (the
+                            * explorer then runs one per CPU it may use) */
     explore_result_kind result;
     const char *result_arg; /* the pattern or the file */
     char **argv;            /* PROGRAM ARGS..., NULL-terminated (points into the argv given) */

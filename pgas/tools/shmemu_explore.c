@@ -1,17 +1,26 @@
 /*
  * shmemu_explore.c: bin/shmemu-explore, the schedule explorer (docs/sched.md, "Explore").
  *
- *   shmemu-explore [--strategy random|pct|rr] [--first-seed S] [--pct-depth D]
+ *   shmemu-explore [--strategy random|pct|rr|delay] [--bound B] [--first-seed S] [--pct-depth D]
  *                  [--trace FILE] [--timeout SEC] [--shrink-runs K] [--no-shrink] [--quiet]
  *                  [--ref-unset VAR]... [--result-pattern RE | --result-file PATH]
- *                  N -- PROGRAM [ARGS...]
+ *                  [--jobs J] N -- PROGRAM [ARGS...]
+ *
+ * With --strategy delay the runs are delay sets instead of seeds (explore_search.c: the
+ * base schedule, then every set of at most B choice points in a fixed order), and every
+ * exploration ends with its coverage (distinct schedules and switch pairs, explore_search.c).
  *
  * Every argument is checked first (explore_args.c): a bad one is a usage error (exit 2)
  * before anything runs. Then it runs PROGRAM once free-running (the reference; without the
  * variables named by --ref-unset, e.g. SHMEMU_BUG, so that a planted bug is checked against
  * correct code), then under the deterministic scheduler with seeds S, S+1, ... S+N-1 (each
- * a fresh process: SHMEMU_SCHED, SHMEMU_SEED and SHMEMU_TRACE_OUT in its environment) and
- * stops at the first failure:
+ * a fresh process: SHMEMU_SCHED, SHMEMU_SEED and SHMEMU_TRACE_OUT in its environment, all
+ * made by schedule_env) and stops at the first failure. J runs go at once (--jobs; default
+ * one per CPU in the explorer's affinity mask), each pinned to a CPU of its own before it
+ * execs, each with its own trace file in $TMPDIR (else /tmp); their output goes to memory
+ * files. Whatever J is, the failure reported is the LOWEST failing seed's: once a run
+ * fails, no later seed starts, the runs of later seeds are killed and reaped, and those of
+ * earlier seeds run to their end. A run fails on:
  *   - a non-zero exit (an assertion aborts; a deadlock exits 3; a divergence 5) or a signal;
  *   - a checker report on its standard error (helgrind/DRD "Possible data race" or
  *     "Conflicting", ThreadSanitizer, AddressSanitizer, UBSan "runtime error");
@@ -29,19 +38,25 @@
  * usage error or when the reference run itself fails.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <regex.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../src/sched.h"
 #include "explore_args.h"
+#include "explore_search.h"
 
 /* A run's declared result (explore_opts.result). */
 typedef struct result {
@@ -54,7 +69,14 @@ typedef struct run_result {
     bool failed;
     char reason[1024];
     result out;
+    char *report;           /* a failed run's standard error from "shmemu: " on (malloc'ed) */
+    bool have_hash;         /* the run wrote its trace: */
+    uint64_t schedule_hash; /* the trace's "hash:" line, which names the schedule run */
 } run_result;
+
+/* The signal mask the explorer started with (its children get it back); the explorer
+ * itself blocks SIGCHLD and waits for it (wait_any). */
+static sigset_t start_mask;
 
 static double now_s(void)
 {
@@ -109,10 +131,27 @@ static char *slurp_len(const char *path, size_t *len)
     return buf;
 }
 
-static char *slurp(const char *path)
+/* What was written to the memory file fd, NUL-terminated. */
+static char *slurp_fd(int fd)
 {
-    char *s = slurp_len(path, NULL);
-    return s != NULL ? s : strdup("");
+    struct stat st;
+    size_t n = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size : 0;
+    char *buf = malloc(n + 1);
+    if (buf == NULL) {
+        fprintf(stderr, "shmemu-explore: out of memory reading a run's output\n");
+        exit(2);
+    }
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = pread(fd, buf + got, n - got, (off_t)got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    buf[got] = '\0';
+    return buf;
 }
 
 /* The default result: a line holding the word "checksum", a separator (spaces, ':' or '=')
@@ -205,16 +244,28 @@ static const char *const checker_patterns[] = {
     "Possible data race", "Conflicting load", "Conflicting store",
     "WARNING: ThreadSanitizer", "ERROR: AddressSanitizer", "runtime error:", NULL};
 
-/* Runs the program with extra environment settings (NAME=VALUE strings, NULL-ended). */
-static void run_once(const explore_opts *o, char *const *env, const result *ref, run_result *r)
+/* A run in progress: the child, where its output goes, when it must end. */
+typedef struct run_proc {
+    pid_t pid;           /* 0: no run */
+    int out_fd, err_fd;  /* its standard output and error: memory files (memfd_create) */
+    double deadline;
+    bool timed_out;
+} run_proc;
+
+/* Starts the program with extra environment settings (NAME=VALUE strings, NULL-ended); cpu
+ * >= 0 pins the child to that CPU before it execs (the scheduler then keeps all its threads
+ * there, docs/sched.md "One CPU"). SIGCHLD is blocked in the explorer (main); the child
+ * gets the signal mask the explorer started with. */
+static void run_start(const explore_opts *o, char *const *env, int cpu, run_proc *p)
 {
     if (o->result == EXPLORE_RESULT_FILE)
         unlink(o->result_arg); /* a run that writes no result must not see the last one's */
-    char out_path[] = "/tmp/shmemu-explore-out.XXXXXX";
-    char err_path[] = "/tmp/shmemu-explore-err.XXXXXX";
-    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
+    /* memory files: nothing on disk to write back or to leave behind */
+    int out_fd = memfd_create("shmemu-explore-out", MFD_CLOEXEC);
+    int err_fd = memfd_create("shmemu-explore-err", MFD_CLOEXEC);
     if (out_fd < 0 || err_fd < 0) {
-        fprintf(stderr, "shmemu-explore: cannot create temporary files: %s\n", strerror(errno));
+        fprintf(stderr, "shmemu-explore: cannot create the files for a run's output: %s\n",
+                strerror(errno));
         exit(2);
     }
     fflush(NULL);
@@ -226,10 +277,18 @@ static void run_once(const explore_opts *o, char *const *env, const result *ref,
     if (pid == 0) {
         dup2(out_fd, 1);
         dup2(err_fd, 2);
+        sigprocmask(SIG_SETMASK, &start_mask, NULL);
+        if (cpu >= 0) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(cpu, &one);
+            sched_setaffinity(0, sizeof one, &one); /* best effort: the CPU was allowed */
+        }
         unsetenv("SHMEMU_SCHED");
         unsetenv("SHMEMU_REPLAY");
         unsetenv("SHMEMU_TRACE_OUT");
         unsetenv("SHMEMU_SCHED_GUIDE");
+        unsetenv("SHMEMU_DELAYS");
         for (int k = 0; o->reference && k < o->n_ref_unset; k++)
             unsetenv(o->ref_unset[k]);
         for (char *const *e = env; *e != NULL; e++)
@@ -238,31 +297,90 @@ static void run_once(const explore_opts *o, char *const *env, const result *ref,
         fprintf(stderr, "shmemu-explore: cannot run %s: %s\n", o->argv[0], strerror(errno));
         _exit(127);
     }
-    close(out_fd);
-    close(err_fd);
-    double deadline = now_s() + o->timeout_s;
-    int status = 0;
-    bool timed_out = false;
-    for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            break;
-        if (w < 0 && errno != EINTR) {
-            status = 0;
-            break;
-        }
-        if (now_s() > deadline && !timed_out) {
-            kill(pid, SIGKILL);
-            timed_out = true;
-        }
-        usleep(200);
+    p->out_fd = out_fd;
+    p->err_fd = err_fd;
+    p->pid = pid;
+    p->deadline = now_s() + o->timeout_s;
+    p->timed_out = false;
+}
+
+/* Kills a run that is past its deadline (it is reaped as any other). */
+static void run_check_deadline(run_proc *p, double now)
+{
+    if (p->pid > 0 && !p->timed_out && now > p->deadline) {
+        kill(p->pid, SIGKILL);
+        p->timed_out = true;
     }
-    char *out = slurp(out_path), *err = slurp(err_path);
-    unlink(out_path);
-    unlink(err_path);
+}
+
+/* Waits until a child of the explorer ends, or until the earliest deadline of the runs
+ * *procs[0, n) (then kills the runs past theirs and waits on). Returns the child reaped and
+ * its status in *status; -1 when there is no child. */
+static pid_t wait_any(run_proc *const *procs, int n, int *status)
+{
+    for (;;) {
+        pid_t w = waitpid(-1, status, WNOHANG);
+        if (w > 0 || (w < 0 && errno != EINTR))
+            return w;
+        double now = now_s(), first = now + 1.0;
+        for (int i = 0; i < n; i++) {
+            run_check_deadline(procs[i], now);
+            if (procs[i]->pid > 0 && !procs[i]->timed_out && procs[i]->deadline < first)
+                first = procs[i]->deadline;
+        }
+        double wait_s = first - now > 0 ? first - now : 0;
+        struct timespec ts = {(time_t)wait_s, (long)((wait_s - (double)(time_t)wait_s) * 1e9)};
+        sigset_t chld;
+        sigemptyset(&chld);
+        sigaddset(&chld, SIGCHLD);
+        sigtimedwait(&chld, NULL, &ts); /* SIGCHLD is blocked: it stays pending until here */
+    }
+}
+
+/* Kills a run that is no longer needed, reaps it and removes its output. */
+static void run_cancel(run_proc *p)
+{
+    if (p->pid <= 0)
+        return;
+    kill(p->pid, SIGKILL);
+    while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    close(p->out_fd);
+    close(p->err_fd);
+    p->pid = 0;
+}
+
+/* The run's trace schedule hash (the trace's "hash:" line) into r, if it wrote a trace. */
+static void read_schedule_hash(const char *trace_path, run_result *r)
+{
+    pgas_trace_header h;
+    uint64_t *log = NULL, n = 0;
+    char err[256];
+    r->have_hash = pgas_trace_read(trace_path, &h, &log, &n, err, sizeof err) == 0;
+    r->schedule_hash = r->have_hash ? h.schedule_hash : 0;
+    free(log);
+}
+
+/* Judges a run that ended with status (wait status) into *r: exit status, signals, checker
+ * reports, the result against ref (NULL: none). trace_path: the trace it was asked to write
+ * (NULL: none), whose schedule hash goes into r. The run's standard error from its report
+ * on ("shmemu: ..."), at most 2000 bytes, is kept in r->report when it failed. */
+static void run_finish(const explore_opts *o, run_proc *p, int status, const result *ref,
+                       const char *trace_path, run_result *r)
+{
+    char *out = slurp_fd(p->out_fd), *err = slurp_fd(p->err_fd);
+    close(p->out_fd);
+    close(p->err_fd);
+    bool timed_out = p->timed_out;
+    p->pid = 0;
     r->failed = false;
     r->reason[0] = '\0';
+    r->report = NULL;
+    r->have_hash = false;
+    r->schedule_hash = 0;
     r->out = get_result(o, out);
+    if (trace_path != NULL)
+        read_schedule_hash(trace_path, r);
     if (timed_out) {
         r->failed = true;
         snprintf(r->reason, sizeof r->reason, "did not finish in %g s", o->timeout_s);
@@ -293,15 +411,50 @@ static void run_once(const explore_opts *o, char *const *env, const result *ref,
                  "(compared %.400s: %.250s; the reference: %.250s)",
                  o->result == EXPLORE_RESULT_CHECKSUM ? "checksum" : "result", what, got, want);
     }
-    if (r->failed && !o->quiet) {
+    if (r->failed) {
         /* the first lines of the failing run's report */
-        const char *p = strstr(err, "shmemu: ");
-        if (p == NULL)
-            p = err;
-        fprintf(stderr, "%.*s", (int)(strlen(p) > 2000 ? 2000 : strlen(p)), p);
+        const char *rep = strstr(err, "shmemu: ");
+        if (rep == NULL)
+            rep = err;
+        r->report = strndup(rep, 2000);
     }
     free(out);
     free(err);
+}
+
+/* Prints a failed run's report (unless --quiet) and frees what r holds. */
+static void run_result_done(const explore_opts *o, run_result *r, bool print)
+{
+    if (print && r->failed && !o->quiet && r->report != NULL)
+        fprintf(stderr, "%s", r->report);
+    free(r->report);
+    free(r->out.data);
+    r->report = NULL;
+    r->out.data = NULL;
+}
+
+/* Runs the program once, to the end (see run_start and run_finish); the failing run's
+ * report is printed (unless --quiet) and freed, r->out is the caller's to free. */
+static void run_once(const explore_opts *o, char *const *env, const result *ref,
+                     const char *trace_path, run_result *r)
+{
+    run_proc p, *procs[] = {&p};
+    run_start(o, env, -1, &p);
+    int status = 0;
+    for (;;) {
+        pid_t w = wait_any(procs, 1, &status);
+        if (w == p.pid)
+            break;
+        if (w < 0) {
+            status = 0;
+            break;
+        }
+    }
+    run_finish(o, &p, status, ref, trace_path, r);
+    if (r->failed && !o->quiet && r->report != NULL)
+        fprintf(stderr, "%s", r->report);
+    free(r->report);
+    r->report = NULL;
 }
 
 /* ---- shrinking ----------------------------------------------------------------------- */
@@ -377,7 +530,7 @@ static bool guided_fails(const explore_opts *o, const result *ref, const guide_e
     explore_opts quiet = *o;
     quiet.quiet = true;
     run_result r;
-    run_once(&quiet, env, ref, &r);
+    run_once(&quiet, env, ref, NULL, &r);
     free(r.out.data);
     if (r.failed)
         snprintf(reason, reason_len, "%s", r.reason);
@@ -444,18 +597,176 @@ static bool shrink_round(const explore_opts *o, const result *ref, const char *f
     return have_best;
 }
 
+/* ---- the runs of the exploration ------------------------------------------------------- */
+
+/* A schedule's environment: NAME=VALUE strings (vars) and the NULL-ended list of them that
+ * run_start takes (env). */
+#define SCHEDULE_ENV_MAX 8
+typedef struct schedule_env_t {
+    char vars[SCHEDULE_ENV_MAX][700];
+    char *env[SCHEDULE_ENV_MAX + 1];
+    int n;
+} schedule_env_t;
+
+/* Adds one NAME=VALUE; too many, or one too long, is a usage error of the explorer's. */
+static void env_add(schedule_env_t *se, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void env_add(schedule_env_t *se, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = se->n < SCHEDULE_ENV_MAX
+                ? vsnprintf(se->vars[se->n], sizeof se->vars[se->n], fmt, ap) : -1;
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof se->vars[0]) {
+        fprintf(stderr, "shmemu-explore: an environment setting of the run is too long\n");
+        exit(2);
+    }
+    se->env[se->n] = se->vars[se->n];
+    se->env[++se->n] = NULL;
+}
+
+/* The environment of the exploration's run number k (0, 1, ... N-1: the seed
+ * first_seed + k; for --strategy delay the k-th delay set of srch, with the seed
+ * first_seed), which writes its trace to trace_path. Every setting that picks a run's
+ * schedule is made here, and only here. Returns 0. */
+static int schedule_env(const explore_opts *o, const explore_search *srch, long k,
+                        const char *trace_path, schedule_env_t *se)
+{
+    se->n = 0;
+    se->env[0] = NULL;
+    char set[700];
+    bool delay = explore_search_delays(srch, k, set, sizeof set);
+    env_add(se, "SHMEMU_SCHED=%s", o->strategy);
+    env_add(se, "SHMEMU_SEED=%llu", (unsigned long long)(o->first_seed +
+                                                         (srch->delay ? 0 : (uint64_t)k)));
+    env_add(se, "SHMEMU_PCT_DEPTH=%d", o->pct_depth);
+    env_add(se, "SHMEMU_TRACE_OUT=%s", trace_path);
+    if (delay)
+        env_add(se, "SHMEMU_DELAYS=%s", set);
+    return 0;
+}
+
+/* The CPUs the explorer may use (sched_getaffinity), at most max of them, into cpus;
+ * returns how many (at least 1: CPU -1, "do not pin", when none can be read). */
+static int usable_cpus(int *cpus, int max)
+{
+    cpu_set_t set;
+    int n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+            if (CPU_ISSET(c, &set))
+                cpus[n++] = c;
+    if (n == 0)
+        cpus[n++] = -1;
+    return n;
+}
+
+/* One of the runs at once: its CPU, its own trace file, the run in it. */
+typedef struct worker {
+    int cpu;
+    char trace[512];
+    run_proc proc;
+    long k;              /* the run number it runs */
+} worker;
+
+/* The first failure of an exploration: the run number, the worker whose trace holds it. */
+typedef struct first_failure {
+    long k;               /* -1: none */
+    int worker;
+    run_result r;
+} first_failure;
+
+/* Runs the exploration's runs 0 .. N-1, at most jobs at once, each on its own CPU, and
+ * finds the LOWEST failing run number, whatever jobs is: runs are started in order; once
+ * one fails, no later one starts, runs after it are killed, and runs before it go on to
+ * their end (one of them may fail too, and is then the first). *done counts the runs that
+ * passed or failed (killed ones are not counted). Returns the first failure's k (its
+ * result in *ff, its trace in workers[ff->worker].trace), or -1 when every run passed. */
+static long explore_runs(const explore_opts *o, explore_search *srch, const result *ref,
+                         worker *workers, int jobs, first_failure *ff, long *done)
+{
+    ff->k = -1;
+    ff->worker = 0;
+    long next = 0;
+    int running = 0;
+    for (;;) {
+        for (int w = 0; w < jobs && next < explore_search_limit(srch, o) && ff->k < 0; w++) {
+            if (workers[w].proc.pid > 0)
+                continue;
+            schedule_env_t se;
+            schedule_env(o, srch, next, workers[w].trace, &se);
+            /* removed, not emptied: the run must not see the last run's trace, and the
+             * program's rename of its trace over an existing file makes ext4 write the
+             * file out at once (auto_da_alloc), a millisecond per run */
+            unlink(workers[w].trace);
+            run_start(o, se.env, workers[w].cpu, &workers[w].proc);
+            workers[w].k = next++;
+            running++;
+        }
+        if (running == 0)
+            break;
+        run_proc *procs[EXPLORE_MAX_JOBS];
+        for (int w = 0; w < jobs; w++)
+            procs[w] = &workers[w].proc;
+        int status = 0;
+        pid_t pid = wait_any(procs, jobs, &status);
+        if (pid < 0) {
+            fprintf(stderr, "shmemu-explore: waiting for the runs: %s\n", strerror(errno));
+            exit(2);
+        }
+        int w = 0;
+        while (w < jobs && workers[w].proc.pid != pid)
+            w++;
+        if (w == jobs)
+            continue; /* not a run of ours */
+        running--;
+        run_result r;
+        run_finish(o, &workers[w].proc, status, ref, workers[w].trace, &r);
+        (*done)++;
+        char why[700];
+        if (explore_search_record(srch, workers[w].k, r.failed, workers[w].trace, why,
+                                  sizeof why) != 0) {
+            fprintf(stderr, "shmemu-explore: %s\n", why);
+            exit(2);
+        }
+        if (!r.failed || (ff->k >= 0 && workers[w].k > ff->k)) {
+            run_result_done(o, &r, false);
+            continue;
+        }
+        if (ff->k >= 0)
+            run_result_done(o, &ff->r, false);
+        ff->k = workers[w].k;
+        ff->worker = w;
+        ff->r = r;
+        for (int v = 0; v < jobs; v++)
+            if (workers[v].proc.pid > 0 && workers[v].k > ff->k) {
+                run_cancel(&workers[v].proc);
+                running--;
+            }
+    }
+    return ff->k;
+}
+
 /* ---- main ---------------------------------------------------------------------------- */
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: shmemu-explore [--strategy random|pct|rr] [--first-seed S] [--pct-depth D]\n"
+            "usage: shmemu-explore [--strategy random|pct|rr|delay] [--bound B] [--first-seed S]\n"
+            "                      [--coverage-guided] [--pct-depth D]\n"
             "                      [--trace FILE] [--timeout SEC] [--shrink-runs K]\n"
             "                      [--no-shrink] [--quiet] [--ref-unset VAR]...\n"
-            "                      [--result-pattern RE | --result-file PATH]\n"
+            "                      [--result-pattern RE | --result-file PATH] [--jobs J]\n"
             "                      N -- PROGRAM [ARGS...]\n"
             "  runs PROGRAM under N seeds of the deterministic scheduler, stops at the first\n"
             "  failure, shrinks it and prints the replay command (docs/sched.md).\n"
+            "  J: runs at once, each on a CPU of its own (default: one per CPU the explorer\n"
+            "  may use; 1 with --result-file); the failure reported is the lowest seed's.\n"
+            "  delay: instead of seeds, every set of at most B delays (default 2) over the base\n"
+            "  schedule's choice points, in a fixed order, N runs at most (SHMEMU_DELAYS);\n"
+            "  --coverage-guided runs first the pairs whose first delay alone reached a new\n"
+            "  switch pair.\n"
             "  S: 0 to 2^47 - 1 (default 1); D: 1 to 17 (default 3); SEC > 0 (default 120);\n"
             "  K: runs spent shrinking (default 60). The result compared with the free-running\n"
             "  reference: the last stdout line matching \"checksum <value>\" (default), the last\n"
@@ -472,7 +783,7 @@ static void print_command(FILE *f, char **argv)
 {
     static const char *const own[] = {"SHMEMU_SCHED=", "SHMEMU_SEED=", "SHMEMU_TRACE_OUT=",
                                       "SHMEMU_REPLAY=", "SHMEMU_SCHED_GUIDE=",
-                                      "SHMEMU_PCT_DEPTH=", NULL};
+                                      "SHMEMU_PCT_DEPTH=", "SHMEMU_DELAYS=", NULL};
     for (char **e = environ; *e != NULL; e++) {
         if (strncmp(*e, "SHMEMU_", 7) != 0 && strncmp(*e, "NVSHMEM_", 8) != 0)
             continue;
@@ -507,12 +818,17 @@ int main(int argc, char **argv)
     }
     char what[600];
     describe_result(&o, what, sizeof what);
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    signal(SIGCHLD, SIG_DFL); /* not ignored: ended runs must stay to be reaped */
+    sigprocmask(SIG_BLOCK, &chld, &start_mask);
 
     /* the reference: free-running */
     char *none[] = {NULL};
     run_result ref;
     o.reference = true;
-    run_once(&o, none, NULL, &ref);
+    run_once(&o, none, NULL, NULL, &ref);
     o.reference = false;
     if (ref.failed) {
         fprintf(stderr, "shmemu-explore: the free-running reference run fails (%s); fix that "
@@ -534,33 +850,54 @@ int main(int argc, char **argv)
         printf("explore: the reference printed no line matching \"checksum <value>\": no output "
                "is compared, only exit status, signals and checker reports (choose a result "
                "with --result-pattern or --result-file)\n");
-    char tmp_trace[] = "/tmp/shmemu-explore-trace.XXXXXX";
-    int fd = mkstemp(tmp_trace);
-    if (fd < 0) {
-        fprintf(stderr, "shmemu-explore: cannot create a temporary file\n");
-        free(ref.out.data);
-        return 2;
+    int cpus[EXPLORE_MAX_JOBS];
+    int n_cpus = usable_cpus(cpus, EXPLORE_MAX_JOBS);
+    int jobs = o.jobs > 0 ? o.jobs : o.result == EXPLORE_RESULT_FILE ? 1 : n_cpus;
+    if (jobs > o.runs)
+        jobs = (int)o.runs;
+    worker workers[EXPLORE_MAX_JOBS];
+    const char *tmp_dir = getenv("TMPDIR"); /* the runs' traces: $TMPDIR, else /tmp */
+    if (tmp_dir == NULL || tmp_dir[0] == '\0' || strlen(tmp_dir) > 400)
+        tmp_dir = "/tmp";
+    for (int w = 0; w < jobs; w++) {
+        workers[w] = (worker){.cpu = cpus[w % n_cpus], .k = -1};
+        snprintf(workers[w].trace, sizeof workers[w].trace, "%s/shmemu-explore-trace.XXXXXX",
+                 tmp_dir);
+        int fd = mkstemp(workers[w].trace);
+        if (fd < 0) {
+            fprintf(stderr, "shmemu-explore: cannot create a temporary file: %s\n",
+                    strerror(errno));
+            for (int v = 0; v < w; v++)
+                unlink(workers[v].trace);
+            free(ref.out.data);
+            return 2;
+        }
+        close(fd);
     }
-    close(fd);
     double t0 = now_s();
     long done = 0;
-    for (long k = 0; k < o.runs; k++) {
-        uint64_t seed = o.first_seed + (uint64_t)k;
-        char e1[64], e2[64], e3[64], e4[600];
-        snprintf(e1, sizeof e1, "SHMEMU_SCHED=%s", o.strategy);
-        snprintf(e2, sizeof e2, "SHMEMU_SEED=%llu", (unsigned long long)seed);
-        snprintf(e3, sizeof e3, "SHMEMU_PCT_DEPTH=%d", o.pct_depth);
-        concat(e4, sizeof e4, "SHMEMU_TRACE_OUT=", tmp_trace);
-        char *env[] = {e1, e2, e3, e4, NULL};
-        run_result r;
-        run_once(&o, env, &ref.out, &r);
-        free(r.out.data);
-        done++;
-        if (!r.failed)
-            continue;
+    first_failure ff;
+    explore_search srch;
+    explore_search_init(&srch, &o);
+    if (explore_runs(&o, &srch, &ref.out, workers, jobs, &ff, &done) >= 0) {
+        run_result r = ff.r;
+        char name[800];
+        explore_search_name(&srch, &o, ff.k, name, sizeof name);
+        done = ff.k + 1; /* the seeds up to the failing one, whatever ran beside them */
+        char tmp_trace[512];
+        snprintf(tmp_trace, sizeof tmp_trace, "%s", workers[ff.worker].trace);
+        int keep = open(tmp_trace, O_WRONLY | O_CREAT | O_CLOEXEC, 0600); /* none written: empty */
+        if (keep >= 0)
+            close(keep);
+        for (int w = 0; w < jobs; w++)
+            if (w != ff.worker)
+                unlink(workers[w].trace);
+        run_result_done(&o, &r, true);
         double secs = now_s() - t0;
-        printf("explore: seed %llu (%s) failed after %ld run(s) in %.2f s: %s\n",
-               (unsigned long long)seed, o.strategy, done, secs, r.reason);
+        printf("explore: %s failed after %ld run(s) in %.2f s: %s\n", name, done, secs,
+               r.reason);
+        explore_coverage_print(stdout, &srch.coverage);
+        explore_search_free(&srch);
         long before = count_preemptions(tmp_trace);
         long after = before;
         int shrink_done = 0;
@@ -603,10 +940,11 @@ int main(int argc, char **argv)
         free(ref.out.data);
         return 1;
     }
-    unlink(tmp_trace);
+    for (int w = 0; w < jobs; w++)
+        unlink(workers[w].trace);
     double secs = now_s() - t0;
-    printf("explore: %ld seed(s) of %s passed in %.2f s (%.1f schedules/s)\n", done, o.strategy,
-           secs, secs > 0 ? (double)done / secs : 0.0);
+    explore_search_print_pass(stdout, &srch, &o, done, secs);
+    explore_search_free(&srch);
     fflush(stdout);
     free(ref.out.data);
     return 0;
