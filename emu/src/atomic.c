@@ -54,6 +54,8 @@ void emu_annotate_release(const volatile void *addr, int scope)
 {
     if (scope <= SCOPE_BLOCK)
         return;
+    if (pgas_sched_maybe())
+        pgas_sched_before_release();
     pgas_hb_before_gpu(gpu_tag(addr));
     if (scope >= SCOPE_SYS)
         pgas_hb_before(addr);

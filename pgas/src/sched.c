@@ -598,6 +598,14 @@ void pgas_sched_fence(bool sys)
         pgas_weak_release(t, !sys);
 }
 
+void pgas_sched_before_release(void)
+{
+    pgas_thread *t = pgas_current();
+    if (t != NULL && t->ent != NULL && t->world->sched->weak != NULL &&
+        pgas_weak_has_stores(t))
+        pgas_sched_point(t, "a release (weak memory: its stores still buffered)", false);
+}
+
 void pgas_sched_observe(const volatile void *addr)
 {
     pgas_thread *t = pgas_current();

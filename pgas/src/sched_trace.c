@@ -100,6 +100,11 @@ static uint64_t config_hash(const pgas_world *w)
         int64_t drain = shmemu_env_int("SHMEMU_WEAK_DRAIN", 1, 1000000, 4);
         h = fnv(h, "weak", 4);
         h = fnv(h, &drain, sizeof drain);
+        uint8_t stale = shmemu_env_bool("SHMEMU_WEAK_STALE", true);
+        static const char *const ends[] = {"sys", "gpu"};
+        uint8_t end = (uint8_t)shmemu_env_enum("SHMEMU_WEAK_KERNEL_END", ends, 2, 0);
+        h = fnv(h, &stale, 1);
+        h = fnv(h, &end, 1);
     }
     return h;
 }

@@ -71,6 +71,7 @@ typedef struct flag_note {
     int slot;       /* who wrote it */
     uint64_t seq;   /* the writer's buffered stores up to this were made before it */
     uint64_t decision;
+    uint64_t observed; /* the writer's observed mark when it wrote */
     const char *call;
 } flag_note;
 
@@ -85,6 +86,7 @@ typedef struct pgas_weak {
     size_t page;
     unsigned drain;
     bool stale_views; /* SHMEMU_WEAK_STALE (default on) */
+    bool kernel_end_gpu; /* SHMEMU_WEAK_KERNEL_END=gpu: a stream's releases are gpu scope */
     uint64_t rng;
     uint64_t seq;
     /* per slot: the capture order when it last acquired (or started): what its PE published
@@ -334,8 +336,13 @@ static void leave_stale_copies(pgas_weak *w, uintptr_t word, uint8_t mask, uint6
             e->mask |= mask;
         }
     }
-    if (origin >= 0 && origin < w->n_slots) /* its own store is newer than its stale view */
-        forget_bytes(w, stale_of(w, origin), word, word + 8);
+    if (origin >= 0 && origin < w->n_slots) { /* its own store is newer than its stale view */
+        /* exactly the bytes it stored: where its stale view lies on memory now, memory holds
+         * those bytes, and the word's other bytes must still come back at the turn's end */
+        for (int k = 0; k < 8; k++)
+            if (mask & (1u << k))
+                forget_bytes(w, stale_of(w, origin), word + (uintptr_t)k, word + (uintptr_t)k + 1);
+    }
 }
 
 /* Drops the stale view of slot (it acquired), while its turn runs: the words under it get
@@ -539,6 +546,11 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
     pgas_weak *w = t->world->sched->weak;
     if (!w->protected_now)
         return;
+    /* the letter of PTX: a kernel's completion (its stream's release) orders its stores for
+     * the PE's own later work and host, not for other GPUs; another PE sees them after a
+     * system-scope release of a thread that observed them (a host barrier, a signal) */
+    if (w->kernel_end_gpu && strncmp(t->label, "stream ", 7) == 0)
+        gpu_scope = true;
     collect(w, slot);
     w->published_at_release += w->bufs[slot].n;
     if (gpu_scope) {
@@ -602,6 +614,15 @@ bool pgas_weak_wait_word(pgas_thread *t, const volatile void *addr)
     return true;
 }
 
+bool pgas_weak_has_stores(pgas_thread *t)
+{
+    int slot = holder_slot(t);
+    if (slot < 0)
+        return false;
+    const pgas_weak *w = t->world->sched->weak;
+    return w->n_dirty > 0 || w->bufs[slot].n > 0;
+}
+
 void pgas_weak_acquire(pgas_thread *t)
 {
     int slot = holder_slot(t);
@@ -661,6 +682,7 @@ void pgas_weak_strong_write(pgas_thread *t, const volatile void *addr, size_t by
         collect(w, slot);
     flag_note *n = note_of(w, lo & ~(uintptr_t)7);
     *n = (flag_note){.word = lo & ~(uintptr_t)7, .slot = slot, .seq = w->seq,
+                     .observed = w->observed[slot],
                      .decision = atomic_load_explicit(&t->world->sched->decisions,
                                                       memory_order_relaxed),
                      .call = t->api_call != NULL ? t->api_call
@@ -731,13 +753,14 @@ void pgas_weak_observe(pgas_thread *t, const volatile void *addr)
     uint32_t pending = 0;
     int d = domain_of(w, n->slot);
     for (int which = 0; which < 2; which++) {
-        /* the writer's own buffer, and what its PE published at gpu scope when the reader
-         * is on another PE */
+        /* the writer's own buffer, and, when the reader is on another PE, what the writer
+         * published at gpu scope itself or had observed of its PE's when it wrote */
         if (which == 1 && d == domain_of(w, slot))
             break;
         const buffer *b = &w->bufs[which == 0 ? n->slot : d];
         for (uint32_t i = 0; i < b->n; i++)
-            if (b->e[i].seq <= n->seq) {
+            if (b->e[i].seq <= n->seq &&
+                (which == 0 || b->e[i].origin == n->slot || b->e[i].seq <= n->observed)) {
                 pending++;
                 if (first == NULL || b->e[i].seq < first->seq)
                     first = &b->e[i];
@@ -875,6 +898,8 @@ void pgas_weak_create(pgas_sched *s)
     w->page = (size_t)sysconf(_SC_PAGESIZE);
     w->drain = (unsigned)shmemu_env_int("SHMEMU_WEAK_DRAIN", 1, 1000000, DEFAULT_DRAIN);
     w->stale_views = shmemu_env_bool("SHMEMU_WEAK_STALE", true);
+    static const char *const ends[] = {"sys", "gpu"};
+    w->kernel_end_gpu = shmemu_env_enum("SHMEMU_WEAK_KERNEL_END", ends, 2, 0) == 1;
     w->rng = s->seed * 0xd1b54a32d192ed03ull + 0x7ea7;
     w->n_slots = s->capacity;
     w->n_pes = world->n_pes;

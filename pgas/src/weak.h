@@ -47,6 +47,9 @@ void pgas_weak_switch(struct pgas_sched *s, int from, int to);
  * entities at gpu scope (gpu_scope), else to every entity, with what its PE published at gpu
  * scope before (a system-scope release is cumulative). */
 void pgas_weak_release(pgas_thread *t, bool gpu_scope);
+/* True when the calling entity may have stores to publish (its buffer, or pages it stored to
+ * in this turn). */
+bool pgas_weak_has_stores(pgas_thread *t);
 /* The calling entity acquires (or joined a thread): what its PE published at gpu scope so
  * far happens before its later system-scope releases, which publish it to every PE. */
 void pgas_weak_acquire(pgas_thread *t);

@@ -225,6 +225,10 @@ void pgas_sched_joined(void);
 /* A fence of the calling thread (gpu scope, or system scope when sys): in the weak-memory
  * mode its buffered stores are published at that scope, as at a release. No-op otherwise. */
 void pgas_sched_fence(bool sys);
+/* A kernel's release at gpu or system scope is about to happen: in the weak-memory mode, a
+ * sync point when the calling thread has stores to publish (a GPU may stall any warp just
+ * before its release, and other threads may read in between). No-op otherwise. */
+void pgas_sched_before_release(void);
 /* Called on a PE's host thread when its main (or shmemu_launch fn) returns, before the
  * thread leaves the job: the emulator drains and stops the PE's streams there. */
 void pgas_thread_set_exit_hook(void (*hook)(void));
