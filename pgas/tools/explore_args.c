@@ -93,7 +93,8 @@ int explore_parse_args(int argc, char **argv, explore_opts *o, char *err, size_t
         static const char *const with_value[] = {"--strategy", "--first-seed", "--pct-depth",
                                                  "--trace", "--timeout", "--shrink-runs",
                                                  "--ref-unset", "--result-pattern",
-                                                 "--result-file", "--jobs", "--bound", NULL};
+                                                 "--result-file", "--jobs", "--bound",
+                                                 "--memory", NULL};
         int k = 0;
         while (with_value[k] != NULL && strcmp(a, with_value[k]) != 0)
             k++;
@@ -115,6 +116,13 @@ int explore_parse_args(int argc, char **argv, explore_opts *o, char *err, size_t
                 return -1;
             }
             o->strategy = v;
+        } else if (strcmp(a, "--memory") == 0) {
+            if (strcmp(v, "weak") != 0 && strcmp(v, "default") != 0) {
+                snprintf(err, err_len, "--memory \"%.60s\": use weak (SHMEMU_MEMORY=weak: "
+                         "stores seen late, docs/sched.md) or default", v);
+                return -1;
+            }
+            o->weak_memory = strcmp(v, "weak") == 0;
         } else if (strcmp(a, "--bound") == 0) {
             if (!parse_uint(v, 0, EXPLORE_MAX_BOUND, &u)) {
                 snprintf(err, err_len, "--bound \"%.60s\": use a whole number from 0 to %d (the "

@@ -46,6 +46,7 @@ typedef struct explore_opts {
     char **argv;            /* PROGRAM ARGS..., NULL-terminated (points into the argv given) */
     const char *ref_unset[EXPLORE_MAX_REF_UNSET];
     int n_ref_unset;
+    bool weak_memory;       /* --memory weak: the schedules run with SHMEMU_MEMORY=weak */
     bool reference;         /* (set by the explorer) this run is the reference */
 } explore_opts;
 

@@ -291,6 +291,8 @@ static void run_start(const explore_opts *o, char *const *env, int cpu, run_proc
         unsetenv("SHMEMU_DELAYS");
         for (int k = 0; o->reference && k < o->n_ref_unset; k++)
             unsetenv(o->ref_unset[k]);
+        if (o->reference) /* free-running: the weak-memory mode needs the scheduler */
+            unsetenv("SHMEMU_MEMORY");
         for (char *const *e = env; *e != NULL; e++)
             putenv(*e);
         execvp(o->argv[0], o->argv);
@@ -361,6 +363,44 @@ static void read_schedule_hash(const char *trace_path, run_result *r)
     free(log);
 }
 
+/* The first whole lines (at most 4000 bytes) of a failing run's report, without the run's
+ * own "shmemu: replay:" lines, which name its temporary trace (the explorer prints the
+ * command that replays the saved one); malloc'ed, NULL when nothing is left. */
+static char *report_lines(const char *rep)
+{
+    enum { MAX_REPORT = 4000 };
+    char *out = malloc(MAX_REPORT + 8);
+    if (out == NULL)
+        return NULL;
+    size_t n = 0;
+    bool cut = false;
+    for (const char *line = rep; *line != '\0';) {
+        const char *end = strchr(line, '\n');
+        size_t len = end != NULL ? (size_t)(end - line) + 1 : strlen(line);
+        if (strncmp(line, "shmemu: replay: ", 16) != 0) {
+            if (n + len > MAX_REPORT) {
+                cut = true;
+                break;
+            }
+            memcpy(out + n, line, len);
+            n += len;
+        }
+        line += len;
+    }
+    if (n > 0 && out[n - 1] != '\n')
+        out[n++] = '\n';
+    if (cut) {
+        memcpy(out + n, "  ...\n", 6);
+        n += 6;
+    }
+    out[n] = '\0';
+    if (n == 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* Judges a run that ended with status (wait status) into *r: exit status, signals, checker
  * reports, the result against ref (NULL: none). trace_path: the trace it was asked to write
  * (NULL: none), whose schedule hash goes into r. The run's standard error from its report
@@ -412,11 +452,8 @@ static void run_finish(const explore_opts *o, run_proc *p, int status, const res
                  o->result == EXPLORE_RESULT_CHECKSUM ? "checksum" : "result", what, got, want);
     }
     if (r->failed) {
-        /* the first lines of the failing run's report */
         const char *rep = strstr(err, "shmemu: ");
-        if (rep == NULL)
-            rep = err;
-        r->report = strndup(rep, 2000);
+        r->report = report_lines(rep != NULL ? rep : err);
     }
     free(out);
     free(err);
@@ -758,7 +795,7 @@ static void usage(FILE *f)
             "                      [--trace FILE] [--timeout SEC] [--shrink-runs K]\n"
             "                      [--no-shrink] [--quiet] [--ref-unset VAR]...\n"
             "                      [--result-pattern RE | --result-file PATH] [--jobs J]\n"
-            "                      N -- PROGRAM [ARGS...]\n"
+            "                      [--memory weak|default] N -- PROGRAM [ARGS...]\n"
             "  runs PROGRAM under N seeds of the deterministic scheduler, stops at the first\n"
             "  failure, shrinks it and prints the replay command (docs/sched.md).\n"
             "  J: runs at once, each on a CPU of its own (default: one per CPU the explorer\n"
@@ -767,6 +804,8 @@ static void usage(FILE *f)
             "  schedule's choice points, in a fixed order, N runs at most (SHMEMU_DELAYS);\n"
             "  --coverage-guided runs first the pairs whose first delay alone reached a new\n"
             "  switch pair.\n"
+            "  --memory weak: the schedules run in the weak-memory mode (SHMEMU_MEMORY=weak:\n"
+            "  stores become visible late and out of order, as a GPU allows).\n"
             "  S: 0 to 2^47 - 1 (default 1); D: 1 to 17 (default 3); SEC > 0 (default 120);\n"
             "  K: runs spent shrinking (default 60). The result compared with the free-running\n"
             "  reference: the last stdout line matching \"checksum <value>\" (default), the last\n"
@@ -816,6 +855,10 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    /* --memory weak: every schedule (not the free-running reference) runs in the weak-memory
+     * mode, and the printed replay commands carry it */
+    if (o.weak_memory)
+        setenv("SHMEMU_MEMORY", "weak", 1);
     char what[600];
     describe_result(&o, what, sizeof what);
     sigset_t chld;
