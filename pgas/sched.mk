@@ -32,6 +32,11 @@ $(BUILD)/tests/test_sched_fast.o: CPPFLAGS += -DSCHED_EXPLORE_BIN='"$(ROOT)/$(EX
     -DSCHED_MD_BIN='"$(ROOT)/$(PROG_DIR)/shmemu-md"'
 $(BUILD)/tests/test_sched_fast: | $(EXPLORE_BIN) $(PROG_DIR)/shmemu-md
 
+# test_weak_md explores shmemu-md in the weak-memory mode (docs/sched.md, "Weak memory")
+$(BUILD)/tests/test_weak_md.o: CPPFLAGS += -DSCHED_EXPLORE_BIN='"$(ROOT)/$(EXPLORE_BIN)"' \
+    -DSCHED_MD_BIN='"$(ROOT)/$(PROG_DIR)/shmemu-md"'
+$(BUILD)/tests/test_weak_md: | $(EXPLORE_BIN) $(PROG_DIR)/shmemu-md
+
 # (md/md.mk is included after this file: its names are spelled out in prerequisites)
 $(BUILD)/tests/test_sched_md: $(BUILD)/tests/test_sched_md.o $(TEST_HOBJ) $(BUILD)/lib/libshmemu_md.a $(LIB_A)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,220 @@
+/*
+ * test_weak_md.c: the weak-memory mode (SHMEMU_MEMORY=weak, docs/sched.md "Weak memory") on
+ * whole programs, through bin/shmemu-md and bin/shmemu-explore:
+ *   - sound: the correct MD app in weak mode gives the free-running checksum (fused halo,
+ *     direct and signal transports, pulse halo, direct26; random and pct seeds);
+ *   - effective: planted memory-order bugs that plain exploration misses (a relaxed poll
+ *     where acquire was needed; a relaxed signal store where a release was needed) are found
+ *     by value with --memory weak within 10 seeds, and not without it;
+ *   - the report names the store seen late (the writer, the call, the source line) and the
+ *     explorer's replay command reproduces the wrong checksum exactly, twice;
+ *   - bad settings are refused before anything runs (exit 2, the variable named): an unknown
+ *     SHMEMU_MEMORY or SHMEMU_WEAK_KERNEL_END, weak without the scheduler, weak on the process
+ *     backend; a weak trace replayed without the weak mode is refused.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define MD SCHED_MD_BIN
+#define EXPLORE SCHED_EXPLORE_BIN
+#define OUT_MAX 65536
+
+/* Runs cmd with sh, standard output and error into out; returns the exit status. */
+static int run_shell(const char *cmd, char *out, size_t len)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "{ %s; } 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The last "checksum <hex>" line of out, copied to sum ("" when none). */
+static void last_checksum(const char *out, char *sum, size_t len)
+{
+    sum[0] = '\0';
+    for (const char *p = out; (p = strstr(p, "\nchecksum ")) != NULL; p++)
+        sscanf(p + 1, "checksum %63s", sum);
+    (void)len;
+}
+
+static char *out_buf(void)
+{
+    char *b = malloc(OUT_MAX);
+    assert_non_null(b);
+    return b;
+}
+
+static void test_correct_app_keeps_its_checksum(void **state)
+{
+    (void)state;
+    static const char *const configs[] = {
+        "--cells 4 --pes 4 --dd 2x2x1 --halo fused --transport direct",
+        "--cells 4 --pes 4 --dd 2x2x1 --halo fused --transport signal",
+        "--cells 4 --pes 3 --dd 3x1x1 --halo pulse --transport signal",
+        "--cells 6,4,4 --pes 3 --dd 3x1x1 --halo direct26 --transport direct",
+    };
+    char *out = out_buf();
+    for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
+        char cmd[1024], ref[64], got[64];
+        snprintf(cmd, sizeof cmd, "%s %s --steps 3 --thermo 0", MD, configs[c]);
+        assert_int_equal(run_shell(cmd, out, OUT_MAX), 0);
+        last_checksum(out, ref, sizeof ref);
+        assert_true(ref[0] != '\0');
+        for (int seed = 1; seed <= 2; seed++) {
+            const char *strategy = seed == 1 ? "random" : "pct";
+            snprintf(cmd, sizeof cmd,
+                     "SHMEMU_SCHED=%s SHMEMU_SEED=%d SHMEMU_MEMORY=weak %s %s --steps 3 "
+                     "--thermo 0", strategy, seed, MD, configs[c]);
+            assert_int_equal(run_shell(cmd, out, OUT_MAX), 0);
+            last_checksum(out, got, sizeof got);
+            if (strcmp(got, ref) != 0)
+                fail_msg("%s: weak mode gave %s, free-running %s", cmd, got, ref);
+        }
+    }
+    free(out);
+}
+
+/* Explores `bug` with and without --memory weak: found by value only with it. */
+static void found_only_when_weak(const char *bug, const char *strategy, const char *config)
+{
+    char *out = out_buf();
+    char cmd[2048];
+    for (int weak = 0; weak <= 1; weak++) {
+        snprintf(cmd, sizeof cmd,
+                 "SHMEMU_BUG=%s %s --strategy %s %s --no-shrink --jobs 1 --ref-unset SHMEMU_BUG "
+                 "--trace /tmp/shmemu-test-weak-%d.trace 10 -- %s %s --steps 3 --thermo 0",
+                 bug, EXPLORE, strategy, weak ? "--memory weak" : "", (int)getpid(), MD, config);
+        int rc = run_shell(cmd, out, OUT_MAX);
+        if (weak) {
+            if (rc != 1 || strstr(out, "checksum mismatch") == NULL)
+                fail_msg("%s: not found by value with --memory weak (exit %d):\n%s", bug, rc,
+                         out);
+        } else if (rc != 0) {
+            fail_msg("%s: found without the weak mode (exit %d): the test no longer shows "
+                     "what the weak mode adds\n%s", bug, rc, out);
+        }
+    }
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/shmemu-test-weak-%d.trace", (int)getpid());
+    unlink(path);
+    free(out);
+}
+
+static void test_relaxed_poll_found_by_value(void **state)
+{
+    (void)state;
+    found_only_when_weak("x-dep-wait-relaxed", "random",
+                         "--cells 4 --pes 4 --dd 2x2x1 --halo fused --transport direct");
+}
+
+static void test_missing_runtime_release_found_by_value(void **state)
+{
+    (void)state;
+    found_only_when_weak("rt-signal-no-release", "random",
+                         "--cells 4 --pes 4 --dd 2x2x1 --halo pulse --transport signal");
+}
+
+static void test_report_and_exact_replay(void **state)
+{
+    (void)state;
+    char *out = out_buf();
+    char cmd[2048], trace[128];
+    snprintf(trace, sizeof trace, "/tmp/shmemu-test-weak-report-%d.trace", (int)getpid());
+    const char *config = "--cells 4 --pes 3 --dd 3x1x1 --halo fused --transport direct";
+    snprintf(cmd, sizeof cmd,
+             "SHMEMU_BUG=x-notify-relaxed %s --strategy pct --memory weak --no-shrink --jobs 1 "
+             "--ref-unset SHMEMU_BUG --trace %s 10 -- %s %s --steps 3 --thermo 0",
+             EXPLORE, trace, MD, config);
+    assert_int_equal(run_shell(cmd, out, OUT_MAX), 1);
+    /* the store seen late: who read the flag, who wrote it with which call, the stores that
+     * were not visible yet and the line that made them */
+    assert_non_null(strstr(out, "shmemu: weak memory: "));
+    assert_non_null(strstr(out, "in st_relaxed"));
+    assert_non_null(strstr(out, "were not visible yet"));
+    assert_non_null(strstr(out, "halo_dev.h:"));
+    const char *bad = strstr(out, "checksum mismatch");
+    assert_non_null(bad);
+    char failed[64] = "";
+    /* "... matching "checksum <value>": "checksum X"; the reference: ..." */
+    const char *q = strstr(bad, "\": \"checksum ");
+    assert_non_null(q);
+    sscanf(q + 4, "checksum %16s", failed);
+    const char *replay = strstr(out, "replay with:\n  ");
+    assert_non_null(replay);
+    replay += strlen("replay with:\n  ");
+    char line[1024];
+    size_t n = strcspn(replay, "\n");
+    assert_true(n < sizeof line);
+    memcpy(line, replay, n);
+    line[n] = '\0';
+    assert_non_null(strstr(line, "SHMEMU_MEMORY=weak"));
+    for (int i = 0; i < 2; i++) {
+        char got[64];
+        int rc = run_shell(line, out, OUT_MAX);
+        last_checksum(out, got, sizeof got);
+        if (rc != 0 || strcmp(got, failed) != 0)
+            fail_msg("the replay command `%s` exited %d with \"%s\", not the failing run's "
+                     "\"%s\":\n%s", line, rc, got, failed, out);
+    }
+    /* the same trace without the weak mode is another configuration: refused */
+    snprintf(cmd, sizeof cmd, "SHMEMU_REPLAY=%s SHMEMU_BUG=x-notify-relaxed %s %s --steps 3 "
+             "--thermo 0", trace, MD, config);
+    assert_int_not_equal(run_shell(cmd, out, OUT_MAX), 0);
+    unlink(trace);
+    free(out);
+}
+
+static void test_bad_settings_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *env, *says;
+        int rc;
+    } cases[] = {
+        {"SHMEMU_SCHED=random SHMEMU_MEMORY=weakest", "SHMEMU_MEMORY", 2},
+        {"SHMEMU_MEMORY=weak", "needs the deterministic scheduler", 2},
+        {"SHMEMU_SCHED=random SHMEMU_MEMORY=weak SHMEMU_WEAK_KERNEL_END=cpu",
+         "SHMEMU_WEAK_KERNEL_END", 2},
+        {"SHMEMU_SCHED=random SHMEMU_MEMORY=weak SHMEMU_WEAK_DRAIN=0", "SHMEMU_WEAK_DRAIN", 2},
+        /* the scheduler itself refuses the process backend (shmemu-md's failed run: 1) */
+        {"SHMEMU_BACKEND=process SHMEMU_SCHED=random SHMEMU_MEMORY=weak",
+         "use the threads backend", 1},
+    };
+    char *out = out_buf();
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "%s %s --cells 4 --pes 2 --steps 1 --thermo 0", cases[i].env,
+                 MD);
+        int rc = run_shell(cmd, out, OUT_MAX);
+        if (rc != cases[i].rc || strstr(out, cases[i].says) == NULL ||
+            strstr(out, "\nchecksum ") != NULL)
+            fail_msg("%s: exit %d, wanted %d and a message naming \"%s\" before any step:\n%s",
+                     cases[i].env, rc, cases[i].rc, cases[i].says, out);
+    }
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_correct_app_keeps_its_checksum),
+        cmocka_unit_test(test_relaxed_poll_found_by_value),
+        cmocka_unit_test(test_missing_runtime_release_found_by_value),
+        cmocka_unit_test(test_report_and_exact_replay),
+        cmocka_unit_test(test_bad_settings_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
