@@ -159,9 +159,16 @@ run-demo: $(DEMO_BIN)
 	bin/shmemu-run -n 8 $(DEMO_BIN)
 
 # The cmocka suites, each at the PE counts it names (1, 2, 3 and 8).
+# The weak-memory mode's suites (docs/sched.md, "Weak memory"): the mode rewrites the
+# program's memory from the thread that hands the turn over, so it refuses valgrind and
+# ThreadSanitizer (the checkers would report the mode's own writes as races); these suites
+# run natively and under ASan+UBSan.
+WEAK_TEST_BIN := $(BUILD)/tests/test_weak_litmus $(BUILD)/tests/test_weak_md
+TEST_RUN_BIN  := $(if $(filter thread,$(SANITIZE)),$(filter-out $(WEAK_TEST_BIN),$(TEST_BIN)),$(TEST_BIN))
+
 test: libs $(TEST_BIN)
 	@python3 scripts/check-layers.py $(BUILD)
-	@scripts/run-suites.sh "" $(TEST_BIN)
+	@scripts/run-suites.sh "" $(TEST_RUN_BIN)
 
 -include tests/tests.mk
 -include bench/bench.mk
@@ -193,7 +200,7 @@ check-tsan:
 # keeps the README's test command inside its CI time (docs/checking.md, "Cost").
 VALGRIND_LATER := $(addprefix $(BUILD)/tests/,test_shmem_ctx test_shmem_coll15 test_shmem_fixes \
                     test_shmem_deprecated test_shmem_types test_shmemx test_shmem_threads)
-VALGRIND_BIN   := $(filter-out $(VALGRIND_LATER),$(TEST_BIN))
+VALGRIND_BIN   := $(filter-out $(VALGRIND_LATER) $(WEAK_TEST_BIN),$(TEST_BIN))
 
 check-helgrind: libs $(TEST_BIN)
 	@scripts/run-suites.sh helgrind $(VALGRIND_BIN)

@@ -36,6 +36,7 @@
 #include "sched.h"
 #include "weak.h"
 #include "shmemu/env.h"
+#include "shmemu/internal/checkers.h"
 
 #define MAX_TWINS 8192   /* pages one turn can store to before its stores turn strong */
 #define FLAG_NOTES 1024  /* the last signal writes, direct-mapped by word */
@@ -872,11 +873,20 @@ void pgas_weak_create(pgas_sched *s)
     if (shmemu_env_enum("SHMEMU_MEMORY", names, 2, 0) != 1)
         return;
     pgas_world *world = s->world;
+    /* The mode writes the program's memory from the thread that hands the turn over: a race
+     * checker would see races that are the mode's own, not the program's. */
     if (world->config.under_valgrind) {
         fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak does not run under valgrind (it "
-                        "write-protects the symmetric heap); unset one of them\n");
+                        "write-protects the symmetric heap and rewrites it between turns); "
+                        "unset one of them\n");
         exit(2);
     }
+#ifdef SHMEMU_TSAN
+    fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak does not run in a ThreadSanitizer build (it "
+                    "rewrites the symmetric heap between turns, which TSan would report as "
+                    "races); use a plain or ASan build\n");
+    exit(2);
+#endif
     if (world->backend->processes || world->backend->ranks) {
         fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak needs the threads backend (SHMEMU_BACKEND "
                         "unset or threads)\n");
