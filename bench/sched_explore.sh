@@ -85,14 +85,45 @@ if [ "${RATES_ONLY:-0}" = 1 ]; then
     exit 0
 fi
 
+# ---- 1b. the cost of the weak-memory mode per step -----------------------------------------
+# ms per fused halo step = (time of an 11-step job - time of a 1-step job) / 10, same seed,
+# deterministic (random) against deterministic with SHMEMU_MEMORY=weak, median over seeds.
+step_ms() { # mode seed -> ms per step
+    local env=(SHMEMU_SCHED=random SHMEMU_SEED="$2")
+    [ "$1" = weak ] && env+=(SHMEMU_MEMORY=weak)
+    local t0 t1 t2
+    t0=$(date +%s%N); env "${env[@]}" "$MD" $md_args >/dev/null 2>&1
+    t1=$(date +%s%N); env "${env[@]}" "$MD" ${md_args/--steps 1/--steps 11} >/dev/null 2>&1
+    t2=$(date +%s%N)
+    awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "%.2f", ((c - b) - (b - a)) / 10 / 1e6 }'
+}
+median() { sort -g | awk '{ a[NR] = $1 } END { printf "%.2f", (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+plain_ms=(); weak_ms=()
+for seed in 1 2 3 4 5 6 7; do
+    plain_ms+=("$(step_ms plain "$seed")")
+    weak_ms+=("$(step_ms weak "$seed")")
+done
+pm=$(printf '%s\n' "${plain_ms[@]}" | median)
+wm=$(printf '%s\n' "${weak_ms[@]}" | median)
+ratio=$(awk -v a="$pm" -v b="$wm" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
+echo "weak cost: plain ${plain_ms[*]} ms/step; weak ${weak_ms[*]} ms/step" | tee -a "$log" >&2
+weak_cost="### The cost of the weak-memory mode
+
+One more fused halo step of \`shmemu-md $md_args\` ((11-step job - 1-step job) / 10, same
+seed, random strategy, median of seeds 1 to 7, one process each, side by side):
+deterministic **$pm ms** per step, deterministic with \`SHMEMU_MEMORY=weak\` **$wm ms**
+(**${ratio}x**). The weak mode's work per hand-off: two \`mprotect\` calls over the heap, a
+fault and a page copy for each page stored to in the turn, the comparison of those pages, and
+the store buffers' and stale views' bookkeeping."
+
 # ---- 2. the planted bugs ---------------------------------------------------------------------
 catalogue=$("$MD" --list-bugs 2>&1)
 if [ -z "$catalogue" ] || ! grep -q 'config:' <<<"$catalogue"; then
     bugs_table="The planted-bug catalogue is not available in this build (\`shmemu-md --list-bugs\` printed nothing)."
 else
-    bugs_table="| bug | configuration (shmemu-md) | free-running run fails | random: found | random: seeds (median) | pct: found | pct: seeds (median) |"$'\n'"|---|---|:-:|---:|---:|---:|---:|"$'\n'
+    bugs_table="| bug | configuration (shmemu-md) | free-running run fails | random: found | seeds | s | pct: found | seeds | s | weak random: found | seeds | s | weak pct: found | seeds | s |"$'\n'"|---|---|:-:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"$'\n'
     names=$(awk 'NF && $1 != "config:" { print $1 }' <<<"$catalogue")
-    found_all=0; found_any=0; n_bugs=0; free_fails=0
+    found_all=0; found_any=0; n_bugs=0; free_fails=0; weak_any=0; weak_only=0
     for name in $names; do
         if [ -n "${BUGS:-}" ] && ! grep -qw "$name" <<<"$BUGS"; then continue; fi
         cfg=$(awk -v n="$name" '$1 == n { want = 1; next } want && $1 == "config:" { $1 = ""; print; exit }' <<<"$catalogue")
@@ -105,34 +136,41 @@ else
         bad=$(env SHMEMU_BUG="$name" SHMEMU_HANG_TIMEOUT=20 "${envs[@]}" "$MD" "${args[@]}" --steps 3 --thermo 0 2>/dev/null | grep checksum | tail -1)
         if [ "$good" != "$bad" ]; then freecol=yes; free_fails=$((free_fails + 1)); else freecol=no; fi
         row="| \`$name\` | \`${cfg# }\` | $freecol |"
-        all_trials=1; any=0
+        all_trials=1; any=0; wany=0
+        for mode in plain weak; do
         for strat in random pct; do
-            ks=(); found=0
+            ks=(); ts=(); found=0
+            memory=(); [ "$mode" = weak ] && memory=(--memory weak)
             for ((t = 0; t < TRIALS; t++)); do
                 first=$((1 + 1000 * t))
                 out=$(env SHMEMU_BUG="$name" "${envs[@]}" "$EXPLORE" --quiet --no-shrink --strategy "$strat" \
-                      --first-seed "$first" --timeout 60 --ref-unset SHMEMU_BUG "$SEEDS" -- \
-                      "$MD" "${args[@]}" --steps 3 --thermo 0 2>&1)
+                      "${memory[@]}" --first-seed "$first" --timeout 60 --ref-unset SHMEMU_BUG \
+                      --trace "$log.trace" "$SEEDS" -- "$MD" "${args[@]}" --steps 3 --thermo 0 2>&1)
                 k=$(sed -n 's/.*failed after \([0-9]*\) run(s).*/\1/p' <<<"$out" | head -1)
+                secs=$(sed -n 's/.*failed after [0-9]* run(s) in \([0-9.]*\) s.*/\1/p' <<<"$out" | head -1)
                 why=$(sed -n 's/.*failed after [0-9]* run(s) in [0-9.]* s: \(.*\)$/\1/p' <<<"$out" | head -1)
-                echo "bug $name $strat trial $t: ${k:-not found} ${why}" >>"$log"
-                if [ -n "$k" ]; then ks+=("$k"); found=$((found + 1)); fi
+                echo "bug $name $mode $strat trial $t: ${k:-not found} ${secs:+in $secs s} ${why}" >>"$log"
+                if [ -n "$k" ]; then ks+=("$k"); ts+=("$secs"); found=$((found + 1)); fi
             done
-            med="--"
+            med="--"; tmed="--"
             if [ "${#ks[@]}" -gt 0 ]; then
                 med=$(printf '%s\n' "${ks[@]}" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }')
-                any=1
+                tmed=$(printf '%s\n' "${ts[@]}" | sort -g | awk '{ a[NR] = $1 } END { printf "%.2f", (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }')
+                if [ "$mode" = plain ]; then any=1; else wany=1; fi
             fi
-            [ "$found" = "$TRIALS" ] || all_trials=0
-            row+=" $found/$TRIALS | $med |"
-            echo "bug $name ($strat): found $found/$TRIALS, median $med" >&2
+            [ "$mode" = weak ] || [ "$found" = "$TRIALS" ] || all_trials=0
+            row+=" $found/$TRIALS | $med | $tmed |"
+            echo "bug $name ($mode $strat): found $found/$TRIALS, median $med seeds, $tmed s" >&2
         done
+        done
+        weak_any=$((weak_any + wany))
+        [ "$any" = 0 ] && [ "$wany" = 1 ] && weak_only=$((weak_only + 1))
         n_bugs=$((n_bugs + 1))
         found_any=$((found_any + any))
         [ "$any" = 1 ] && [ "$all_trials" = 1 ] && found_all=$((found_all + 1))
         bugs_table+="$row"$'\n'
     done
-    bugs_table+=$'\n'"$found_any of $n_bugs bugs found by exploration (random or PCT, depth 3); $found_all by both strategies in every trial; $free_fails of $n_bugs already change the checksum of a single free-running run."
+    bugs_table+=$'\n'"$found_any of $n_bugs bugs found by exploration (random or PCT, depth 3); $found_all by both strategies in every trial; $free_fails of $n_bugs already change the checksum of a single free-running run. With the weak-memory mode (\`--memory weak\`): $weak_any of $n_bugs found, $weak_only of them only with it."
 
 fi
 end=$(date -u '+%H:%M')
@@ -161,21 +199,27 @@ ${ex_table}
 
 ### Seeds exploration needs to find each planted bug
 
-\`SHMEMU_BUG=<bug> shmemu-explore --strategy random|pct --no-shrink --ref-unset SHMEMU_BUG --first-seed S $SEEDS -- shmemu-md <configuration> --steps 3 --thermo 0\`,
-S = 1, 1001, ... ($TRIALS trials per strategy, at most $SEEDS seeds each); \"seeds\" is the
-median, over the trials that found the bug, of the seeds run until the first failure. A failure is what the explorer
+\`SHMEMU_BUG=<bug> shmemu-explore --strategy random|pct [--memory weak] --no-shrink --ref-unset SHMEMU_BUG --first-seed S $SEEDS -- shmemu-md <configuration> --steps 3 --thermo 0\`,
+S = 1, 1001, ... ($TRIALS trials per strategy and memory mode, at most $SEEDS seeds each); \"seeds\" is the
+median, over the trials that found the bug, of the seeds run until the first failure, and \"s\"
+the median time the explorer took to find it (reference run included, $(nproc) runs at once). \"weak\": the schedules
+run in the weak-memory mode (docs/sched.md, \"Weak memory\"). A failure is what the explorer
 counts: a final checksum unlike the correct program's, a deadlock, a crash or an abort (no race
 checker runs here: memory-order bugs that do not change values on this x86 machine are the race
 checkers' to find, docs/detection-matrix.md). \"1\" means the first seed already fails.
 
 ${bugs_table}
 
-Reading: exploration finds a bug here when some interleaving of the sync points changes a
-value (or deadlocks); a missing release/acquire does not, on x86 and with one entity running
-at a time, so those bugs are left to helgrind/DRD/TSan (which see them in deterministic mode
-too: scripts/check-sched-tools.sh). A bug that a single free-running run already exposes is
-found by the first seed; \`x-signal-before-data\` shows the strategies differ: PCT finds it at
-the first seed, 60 random seeds do not."
+Reading: without the weak mode, exploration finds a bug here when some interleaving of the
+sync points changes a value (or deadlocks); a missing release/acquire does not, on x86 and with
+one entity running at a time. The weak mode lets stores be seen late and old values be read, as
+a GPU allows, and then most of those bugs change the checksum too. The ones it still does not
+find, and why no allowed execution changes a value in their configuration, are in
+docs/sched.md (\"Weak memory\", \"What it finds\"); they stay the race checkers' (which see
+them in deterministic mode too: scripts/check-sched-tools.sh). A bug that a single free-running
+run already exposes is found by the first seed.
+
+${weak_cost}"
 
 echo "$section" | replace_results_section "$RESULTS" "$BEGIN" "$END" ||
     { echo "sched_explore.sh: could not write $RESULTS" >&2; exit 2; }

@@ -6,6 +6,7 @@
 #   make sched-traces       records those traces again (after a deliberate change of the
 #                           sync points: a replay reports the first decision that differs)
 #   make bench-sched        schedules explored per second (bench/sched_explore.sh)
+#   make bench-weak-sound   the weak-memory mode on correct programs (bench/weak_sound.sh)
 
 EXPLORE_BIN := $(PROG_DIR)/shmemu-explore
 SCHED_TRACE_DIR := $(ROOT)/tests/traces
@@ -53,6 +54,12 @@ sched-traces: $(BUILD)/tests/test_sched_md
 
 bench-sched: $(EXPLORE_BIN) $(PROG_DIR)/shmemu-md $(BUILD)/bench/sched_explore
 	BUILD=$(BUILD) EXPLORE_BIN=$(EXPLORE_BIN) MD_BIN=$(MD_BIN) bench/sched_explore.sh
+
+# The weak-memory mode on correct programs: every catalogue configuration without its bug,
+# and the suites that run under the scheduler, in weak mode (bench/weak_sound.sh; minutes).
+.PHONY: bench-weak-sound
+bench-weak-sound: $(PROG_DIR)/shmemu-md $(TEST_BIN)
+	BUILD=$(BUILD) bench/weak_sound.sh
 
 -include $(BUILD)/pgas/tools/shmemu_explore.d $(BUILD)/pgas/tools/explore_args.d \
          $(BUILD)/pgas/tools/explore_search.d
