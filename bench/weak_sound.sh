@@ -21,7 +21,6 @@ END='<!-- bench/weak_sound.sh end -->'
 [ -x "$MD" ] || { echo "weak_sound.sh: $MD is missing (make BUILD=$BUILD all)" >&2; exit 2; }
 start=$(date -u '+%Y-%m-%d %H:%M')
 cfgs=$("$MD" --list-bugs 2>&1 | sed -n 's/^ *config: //p' | sort -u)
-cfgs+=$'\n'"--cells 4 --pes 4 --dd 2x2x1 --halo fused --graph"
 cfgs+=$'\n'"--cells 4 --pes 4 --dd 2x2x1 --halo host"
 cfgs+=$'\n'"--cells 4 --pes 4 --dd 2x2x1 --halo fused --force-kernel threads"
 cfgs+=$'\n'"--cells 4 --pes 4 --dd 2x2x1 --halo fused --dim-order xyz --nstlist 2"

@@ -5,17 +5,22 @@
  *
  * Memory between turns holds what every entity sees (the published values). A turn:
  *   begin (pgas_weak_switch, to):   the entity's buffered values go into memory (each entry
- *                                   remembers the word under it), the heap is made read-only;
+ *                                   remembers the word under it); the heap is read-only;
  *   a store to a read-only page:    the fault handler copies the page (its twin) and makes it
  *                                   writable;
- *   end (pgas_weak_switch, from):   the heap is made writable, every twinned page is compared
- *                                   with its twin and the differing bytes join the entity's
- *                                   buffer; the words under the buffer are put back;
+ *   end (pgas_weak_switch, from):   every twinned page is compared with its twin and the
+ *                                   differing bytes join the entity's buffer; the words under
+ *                                   the buffer are put back;
  *   then:                           every buffered entry of every entity is published with
  *                                   probability 1/drain (its bytes written to memory).
  * A release in the middle of a turn compares the twins too, then drops the whole buffer: what
  * memory holds is published as it stands. A synchronizing write (pgas_weak_strong_write) is
  * copied into the page's twin, so no comparison takes it for a buffered store.
+ *
+ * The heap is made read-only once, at the first turn; after that only the pages a turn
+ * wrote (twinned) and the pages the mode itself wrote (mem_store opens them) are made
+ * read-only again at each hand-off, so that a hand-off costs in proportion to the pages
+ * touched, not to the heap.
  *
  * Entries are 8-byte words with a byte mask, so that two entities' stores to neighbouring
  * bytes of one word stay separate. The order of everything (pages by first fault, words by
@@ -103,7 +108,13 @@ typedef struct pgas_weak {
     dirty_page dirty[MAX_TWINS];
     int n_dirty;
     char *twins;
-    bool protected_now;
+    /* The heap is read-only (armed, from the first turn on) except the pages stored to in
+     * this turn (dirty, twinned) and the pages the mode opened for its own writes (open),
+     * which it makes read-only again before the program runs on (close_open). */
+    bool armed;
+    bool rearm; /* a page past the twin limit was opened in the fault handler */
+    uintptr_t *open;
+    int n_open, cap_open;
     uint64_t overflow_pages;
     flag_note notes[FLAG_NOTES];
     uint64_t published_late, published_at_release, captured;
@@ -251,18 +262,89 @@ static void collect(pgas_weak *w, int slot)
     }
 }
 
-static void protect(pgas_weak *w, bool read_only)
+static void protect_or_die(void *addr, size_t len, int prot)
 {
-    if (w->protected_now == read_only)
-        return;
-    if (mprotect(w->lo, w->len, read_only ? PROT_READ : PROT_READ | PROT_WRITE) != 0) {
+    if (mprotect(addr, len, prot) != 0) {
         fprintf(stderr, "shmemu: SHMEMU_MEMORY=weak: mprotect of the symmetric heap failed: "
                         "%s\n", strerror(errno));
         exit(2);
     }
-    w->protected_now = read_only;
-    if (!read_only)
-        w->n_dirty = 0; /* the twins are dropped with the protection */
+}
+
+static const dirty_page *dirty_of(const pgas_weak *w, uintptr_t page)
+{
+    for (int p = w->n_dirty; p-- > 0;)
+        if (w->dirty[p].page == page)
+            return &w->dirty[p];
+    return NULL;
+}
+
+/* The mode's own store of v at word: the page is opened if it is read-only, and where the
+ * page is twinned this turn the twin takes the word too (it is no store of the program). */
+static void mem_store(pgas_weak *w, uintptr_t word, uint64_t v)
+{
+    if (w->armed) {
+        uintptr_t page = word & ~(uintptr_t)(w->page - 1);
+        const dirty_page *d = dirty_of(w, page);
+        if (d != NULL) {
+            *(uint64_t *)(d->twin + (word - page)) = v;
+        } else {
+            bool open = false;
+            for (int i = w->n_open; i-- > 0 && !open;)
+                open = w->open[i] == page;
+            if (!open) {
+                if (w->n_open == w->cap_open) {
+                    w->cap_open = w->cap_open ? 2 * w->cap_open : 64;
+                    w->open = xrealloc(w->open, (size_t)w->cap_open, sizeof *w->open);
+                }
+                w->open[w->n_open++] = page;
+                protect_or_die((void *)page, w->page, PROT_READ | PROT_WRITE);
+            }
+        }
+    }
+    word_store(word, v);
+}
+
+static int cmp_page(const void *a, const void *b)
+{
+    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The pages the mode opened are read-only again (runs of neighbours in one call). */
+static void close_open(pgas_weak *w)
+{
+    if (w->rearm && w->n_dirty == 0) {
+        protect_or_die(w->lo, w->len, PROT_READ);
+        w->rearm = false;
+        w->n_open = 0;
+        return;
+    }
+    if (w->n_open == 0)
+        return;
+    qsort(w->open, (size_t)w->n_open, sizeof *w->open, cmp_page);
+    for (int i = 0; i < w->n_open;) {
+        int j = i + 1;
+        while (j < w->n_open && w->open[j] == w->open[j - 1] + w->page)
+            j++;
+        protect_or_die((void *)w->open[i], (size_t)(j - i) * w->page, PROT_READ);
+        i = j;
+    }
+    w->n_open = 0;
+}
+
+/* The turn's twinned pages stop being twinned: they join the open pages (still writable),
+ * to be made read-only with them. */
+static void drop_twins(pgas_weak *w)
+{
+    for (int p = 0; p < w->n_dirty; p++) {
+        if (w->n_open == w->cap_open) {
+            w->cap_open = w->cap_open ? 2 * w->cap_open : 64;
+            w->open = xrealloc(w->open, (size_t)w->cap_open, sizeof *w->open);
+        }
+        w->open[w->n_open++] = w->dirty[p].page;
+    }
+    w->n_dirty = 0;
 }
 
 static void remove_busy(pgas_weak *w, int slot)
@@ -307,6 +389,16 @@ static void mark_waiters(pgas_weak *w, uintptr_t word)
             atomic_store_explicit(&e->dirty, 1, memory_order_relaxed);
     }
     atomic_fetch_add_explicit(&s->epoch, 1, memory_order_relaxed);
+}
+
+/* The bytes of the word at `word` that lie in [lo, hi), as a byte mask. */
+static uint8_t mask_of_range(uintptr_t word, uintptr_t lo, uintptr_t hi)
+{
+    uint8_t m = 0;
+    for (int k = 0; k < 8; k++)
+        if (word + (uintptr_t)k >= lo && word + (uintptr_t)k < hi)
+            m |= (uint8_t)(1u << k);
+    return m;
 }
 
 static void forget_bytes(pgas_weak *w, int index, uintptr_t lo, uintptr_t hi);
@@ -355,9 +447,9 @@ static void drop_stale_view(pgas_weak *w, int slot)
     buffer *st = &w->bufs[index];
     if (st->n == 0)
         return;
-    if (w->protected_now) {
+    if (w->armed) { /* the twins hold memory: what follows is no store of its own */
         collect(w, slot);
-        protect(w, false);
+        drop_twins(w); /* later stores fault again (and name their own line) */
     }
     buffer *own = &w->bufs[slot], *dom = &w->bufs[domain_of(w, slot)];
     for (uint32_t i = 0; i < st->n; i++) {
@@ -371,30 +463,32 @@ static void drop_stale_view(pgas_weak *w, int slot)
             o->saved = (o->saved & ~mo) | (e->saved & mo);
         if (d != NULL)
             d->saved = (d->saved & ~md) | (e->saved & md);
-        word_store(e->word, (word_load(e->word) & ~mm) | (e->saved & mm));
+        if (mm != 0)
+            mem_store(w, e->word, (word_load(e->word) & ~mm) | (e->saved & mm));
     }
     st->n = 0;
     reindex(st);
     remove_busy(w, index);
+    close_open(w);
 }
 
 /* Memory takes the buffer's values (each entry remembers the word under it). */
-static void put_on(buffer *b)
+static void put_on(pgas_weak *w, buffer *b)
 {
     for (uint32_t i = 0; i < b->n; i++) {
         uint64_t m = bytes_of(b->e[i].mask);
         uint64_t cur = word_load(b->e[i].word);
         b->e[i].saved = cur;
-        word_store(b->e[i].word, (cur & ~m) | (b->e[i].value & m));
+        mem_store(w, b->e[i].word, (cur & ~m) | (b->e[i].value & m));
     }
 }
 
 /* Memory gets back the words under the buffer. */
-static void take_off(const buffer *b)
+static void take_off(pgas_weak *w, const buffer *b)
 {
     for (uint32_t i = b->n; i-- > 0;) {
         uint64_t m = bytes_of(b->e[i].mask);
-        word_store(b->e[i].word, (word_load(b->e[i].word) & ~m) | (b->e[i].saved & m));
+        mem_store(w, b->e[i].word, (word_load(b->e[i].word) & ~m) | (b->e[i].saved & m));
     }
 }
 
@@ -433,22 +527,21 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
     pgas_weak *w = s->weak;
     if (w == NULL)
         return;
-    if (w->protected_now) {
+    if (w->armed && from >= 0) {
         /* the turn of `from` ends: its stores into its buffer, memory back to the published
-         * (its own buffer off first, then its PE's: the reverse of the order they went on) */
-        if (from < 0) {
-            protect(w, false);
-        } else {
-            collect(w, from);
-            protect(w, false);
-            take_off(&w->bufs[from]);
-            take_off(&w->bufs[domain_of(w, from)]);
-            take_off(&w->bufs[stale_of(w, from)]);
-            if (atomic_load_explicit(&s->ents[from].state, memory_order_relaxed) == ENT_FREE) {
-                w->observed[from] = UNSET; /* it exited: the slot's next thread starts anew */
-                clear(w, stale_of(w, from));
-            }
+         * (its own buffer off first, then its PE's, then its stale view: the reverse of the
+         * order they went on) */
+        collect(w, from);
+        drop_twins(w);
+        take_off(w, &w->bufs[from]);
+        take_off(w, &w->bufs[domain_of(w, from)]);
+        take_off(w, &w->bufs[stale_of(w, from)]);
+        if (atomic_load_explicit(&s->ents[from].state, memory_order_relaxed) == ENT_FREE) {
+            w->observed[from] = UNSET; /* it exited: the slot's next thread starts anew */
+            clear(w, stale_of(w, from));
         }
+    } else {
+        drop_twins(w);
     }
     /* late and out of order: each buffered entry is published with probability 1/drain. An
      * entity's entry is newer than its PE's entry for the same bytes (it was stored after the
@@ -467,7 +560,7 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
             if (e.mask != 0 && next_draw(w) % w->drain == 0) {
                 uint64_t m = bytes_of(e.mask);
                 uint64_t old = word_load(e.word);
-                word_store(e.word, (old & ~m) | (e.value & m));
+                mem_store(w, e.word, (old & ~m) | (e.value & m));
                 leave_stale_copies(w, e.word, e.mask, old, e.origin, skip_pe);
                 mark_waiters(w, e.word);
                 w->published_late++;
@@ -499,8 +592,10 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
             remove_busy(w, w->busy[k]);
         else
             k++;
-    if (to < 0)
+    if (to < 0) {
+        close_open(w);
         return;
+    }
     if (w->observed[to] == UNSET) /* a new thread: what its creator saw is ordered before */
         w->observed[to] = w->seq;
     /* the turn of `to` begins: it sees its stale view (but each old word may have been
@@ -524,10 +619,16 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
                 remove_busy(w, si);
         }
     }
-    put_on(st);
-    put_on(dom);
-    put_on(own);
-    protect(w, true);
+    put_on(w, st);
+    put_on(w, dom);
+    put_on(w, own);
+    if (!w->armed) { /* the first turn: the whole heap read-only, once */
+        protect_or_die(w->lo, w->len, PROT_READ);
+        w->armed = true;
+        w->n_open = 0;
+    } else {
+        close_open(w);
+    }
 }
 
 static int holder_slot(const pgas_thread *t)
@@ -545,7 +646,7 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
     if (slot < 0)
         return;
     pgas_weak *w = t->world->sched->weak;
-    if (!w->protected_now)
+    if (!w->armed)
         return;
     /* the letter of PTX: a kernel's completion (its stream's release) orders its stores for
      * the PE's own later work and host, not for other GPUs; another PE sees them after a
@@ -585,9 +686,9 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
                 remove_busy(w, d);
         }
     }
-    /* fresh twins for the stores after the release */
-    protect(w, false);
-    protect(w, true);
+    /* fresh twins for the stores after the release: its pages read-only again */
+    drop_twins(w);
+    close_open(w);
 }
 
 bool pgas_weak_wait_word(pgas_thread *t, const volatile void *addr)
@@ -602,16 +703,14 @@ bool pgas_weak_wait_word(pgas_thread *t, const volatile void *addr)
     if (e == NULL)
         return false;
     /* applied now: the word gets back the published bytes */
-    bool was = w->protected_now;
-    if (was) {
+    if (w->armed) {
         collect(w, slot);
-        protect(w, false);
+        drop_twins(w);
     }
     uint64_t m = bytes_of(e->mask);
-    word_store(word, (word_load(word) & ~m) | (e->saved & m));
+    mem_store(w, word, (word_load(word) & ~m) | (e->saved & m));
     forget_bytes(w, stale_of(w, slot), word, word + 8);
-    if (was)
-        protect(w, true);
+    close_open(w);
     return true;
 }
 
@@ -631,10 +730,7 @@ void pgas_weak_acquire(pgas_thread *t)
         return;
     pgas_weak *w = t->world->sched->weak;
     w->observed[slot] = w->seq;
-    bool was = w->protected_now;
     drop_stale_view(w, slot);
-    if (was && !w->protected_now)
-        protect(w, true);
 }
 
 static flag_note *note_of(pgas_weak *w, uintptr_t word)
@@ -679,7 +775,7 @@ void pgas_weak_strong_write(pgas_thread *t, const volatile void *addr, size_t by
     if (!signal || bytes > 8)
         return;
     /* a word others wait for: which of the writer's buffered stores came before it */
-    if (w->protected_now)
+    if (w->armed)
         collect(w, slot);
     flag_note *n = note_of(w, lo & ~(uintptr_t)7);
     *n = (flag_note){.word = lo & ~(uintptr_t)7, .slot = slot, .seq = w->seq,
@@ -695,17 +791,27 @@ void pgas_weak_strong_write(pgas_thread *t, const volatile void *addr, size_t by
 static void forget_bytes(pgas_weak *w, int index, uintptr_t lo, uintptr_t hi)
 {
     buffer *b = &w->bufs[index];
-    bool changed = false;
-    for (uint32_t i = 0; i < b->n; i++) {
-        entry *e = &b->e[i];
-        if (e->word + 8 <= lo || e->word >= hi)
-            continue;
-        for (int k = 0; k < 8; k++)
-            if (e->word + (uintptr_t)k >= lo && e->word + (uintptr_t)k < hi)
-                e->mask &= (uint8_t)~(1u << k);
-        changed = true;
+    if (b->n == 0)
+        return;
+    bool emptied = false;
+    if (hi - lo <= 64) { /* a synchronizing write: its words looked up, not the buffer scanned */
+        for (uintptr_t word = lo & ~(uintptr_t)7; word < hi; word += 8) {
+            entry *e = find(b, word);
+            if (e == NULL)
+                continue;
+            e->mask &= (uint8_t)~mask_of_range(word, lo, hi);
+            emptied |= e->mask == 0;
+        }
+    } else {
+        for (uint32_t i = 0; i < b->n; i++) {
+            entry *e = &b->e[i];
+            if (e->word + 8 <= lo || e->word >= hi)
+                continue;
+            e->mask &= (uint8_t)~mask_of_range(e->word, lo, hi);
+            emptied |= e->mask == 0;
+        }
     }
-    if (changed) {
+    if (emptied) { /* the emptied entries go (the others keep their order) */
         uint32_t kept = 0;
         for (uint32_t i = 0; i < b->n; i++)
             if (b->e[i].mask != 0)
@@ -820,7 +926,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc_v)
 {
     pgas_weak *w = atomic_load_explicit(&active, memory_order_relaxed);
     uintptr_t a = (uintptr_t)si->si_addr;
-    if (w != NULL && w->protected_now && si->si_code == SEGV_ACCERR &&
+    if (w != NULL && w->armed && si->si_code == SEGV_ACCERR &&
         a >= (uintptr_t)w->lo && a < (uintptr_t)w->lo + w->len) {
         uintptr_t page = a & ~(uintptr_t)(w->page - 1);
         uintptr_t pc = 0;
@@ -838,6 +944,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc_v)
             w->n_dirty++;
         } else {
             w->overflow_pages++; /* this page's stores of this turn are published at once */
+            w->rearm = true;     /* and the whole heap is made read-only at the next close */
         }
         if (mprotect((void *)page, w->page, PROT_READ | PROT_WRITE) == 0)
             return;
@@ -943,9 +1050,15 @@ void pgas_weak_destroy(pgas_sched *s)
     pgas_weak *w = s->weak;
     if (w == NULL)
         return;
-    protect(w, false);
-    /* whatever is still buffered reaches memory: the job's end publishes everything */
+    if (w->armed)
+        protect_or_die(w->lo, w->len, PROT_READ | PROT_WRITE);
+    w->armed = false;
+    w->n_dirty = w->n_open = 0;
+    /* whatever is still buffered reaches memory: the job's end publishes everything (the
+     * stale views are old bytes, dropped) */
     for (int k = 0; k < w->n_busy; k++) {
+        if (w->busy[k] >= w->n_slots + w->n_pes)
+            continue;
         buffer *b = &w->bufs[w->busy[k]];
         for (uint32_t i = 0; i < b->n; i++) {
             uint64_t m = bytes_of(b->e[i].mask);
@@ -971,6 +1084,7 @@ void pgas_weak_destroy(pgas_sched *s)
     free(w->bufs);
     free(w->busy);
     free(w->observed);
+    free(w->open);
     munmap(w->twins, (size_t)MAX_TWINS * w->page);
     s->weak = NULL;
     free(w);
