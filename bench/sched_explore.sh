@@ -113,9 +113,9 @@ One more fused halo step of \`shmemu-md $md_args\` ((11-step job - 1-step job) /
 seed, random strategy, median of seeds 1 to 7, one process each, side by side):
 deterministic **$pm ms** per step, deterministic with \`SHMEMU_MEMORY=weak\` **$wm ms**
 (**${ratio}x**). The weak mode's work per hand-off: a fault and a page copy for each page
-stored to in the turn, the comparison of those pages, \`mprotect\` of the pages touched, and,
-dominant, the store buffers' and stale views' bookkeeping (every buffered word drawn for
-publication at every hand-off, the buffers re-indexed after)."
+stored to in the turn, the comparison of those pages, \`mprotect\` of the pages touched, and
+the store buffers' and stale views' bookkeeping (every buffered word drawn for publication at
+every hand-off; each synchronizing write looked up in every stale view)."
 
 # ---- 2. the planted bugs ---------------------------------------------------------------------
 catalogue=$("$MD" --list-bugs 2>&1)

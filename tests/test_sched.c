@@ -37,6 +37,7 @@
 #include "shmemu/internal/pgas_emu.h"
 #include "shmemu/pgas.h"
 #include "support/pe_check.h"
+#include "support/run_shell.h"
 #include "support/sched_env.h"
 
 /* ---- a pgas program: a ring of put-with-signal, then a reduction ---------------------- */
@@ -828,19 +829,6 @@ static void test_explore_finds_shrinks_and_replays(void **state)
         fail_msg("the printed replay command\n  %s\nended with status 0x%x; expected 0, "
                  "\"checksum 1\" and the trace's configuration. Output:\n%s", cmd, status, out);
     unlink(trace);
-}
-
-/* Runs cmd with sh; its standard output and error (2>&1) in out; returns the exit status. */
-static int run_shell(const char *cmd, char *out, size_t len)
-{
-    char full[4096];
-    snprintf(full, sizeof full, "%s 2>&1", cmd);
-    FILE *p = popen(full, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 /* A bad argument is a usage error (exit 2) that names it, and nothing runs: a seed the

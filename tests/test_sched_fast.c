@@ -15,7 +15,8 @@
  *     into the 48 KiB included, and a race on such an array is still found (its shadow
  *     records grow with the allocations);
  *   - a fiber that runs 14 KiB past its stack dies on its guard page, free-running
- *     (mprotect) and under the scheduler (madvise(MADV_GUARD_INSTALL)).
+ *     (mprotect) and under the scheduler (madvise(MADV_GUARD_INSTALL));
+ *   - a deadlock's report is the same text on every run of its schedule (addresses aside).
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -39,6 +40,7 @@
 #include "shmemu/kernel.h"
 #include "shmemu/pgas.h"
 #include "support/pe_check.h"
+#include "support/run_shell.h"
 
 #define MD_ARGS "--cells 4 --pes 4 --dd 2x2x1 --halo fused --steps 1 --thermo 0"
 #define MD_CHECKSUM "checksum 00868ff6105778e5"
@@ -69,19 +71,6 @@ static void remove_dir(const char *dir)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         print_error("cannot remove %s\n", dir);
-}
-
-/* Runs cmd with sh, its standard output and error into out; returns the exit status. */
-static int run_shell(const char *cmd, char *out, size_t len)
-{
-    char full[4096];
-    snprintf(full, sizeof full, "{ %s; } 2>&1", cmd);
-    FILE *p = popen(full, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 static void write_script(const char *path, const char *text)
@@ -218,6 +207,59 @@ static void test_jobs_report_the_lowest_failing_seed(void **state)
             fail_msg("--jobs %d left temporary files in its TMPDIR %s", jobs, dir);
     }
     remove_dir(dir);
+}
+
+/* ---- a deadlock's report is the same on every replay ----------------------------------- */
+
+/* out without its addresses (0x...: ASLR moves them) and its wall-clock line. */
+static void strip_unstable(char *out)
+{
+    char *w = out;
+    for (const char *r = out; *r != '\0';) {
+        if (r[0] == '0' && r[1] == 'x') {
+            r += 2;
+            while ((*r >= '0' && *r <= '9') || (*r >= 'a' && *r <= 'f'))
+                r++;
+            continue;
+        }
+        if (strncmp(r, "shmemu-md: ", 11) == 0 && strstr(r, " steps in ") != NULL &&
+            strstr(r, " steps in ") < strchrnul(r, '\n')) {
+            r = strchrnul(r, '\n');
+            continue;
+        }
+        *w++ = *r++;
+    }
+    *w = '\0';
+}
+
+/* A planted bug that deadlocks three PEs (hosts, streams and kernels waiting): the report
+ * lists the waiters in the order the schedule gave their entities, not the order the PE
+ * threads happened to start in, and the last writer of each word is the same on every run
+ * (the table of last writers once lost flags to ASLR-dependent collisions with put data). */
+static void test_deadlock_report_replays_exactly(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    static char first[65536], out[65536];
+    snprintf(cmd, sizeof cmd,
+             "SHMEMU_BUG=d26-ghost-seq-behind SHMEMU_SCHED=random SHMEMU_SEED=1 %s --cells 6,4,4 "
+             "--pes 3 --dd 3x1x1 --halo direct26 --transport signal --steps 2 --thermo 0",
+             SCHED_MD_BIN);
+    for (int run = 0; run < 5; run++) {
+        int rc = run_shell(cmd, run == 0 ? first : out, sizeof out);
+        if (run == 0) {
+            if (rc == 0 || strstr(first, "shmemu: deadlock (deterministic scheduler") == NULL ||
+                strstr(first, "last writer: PE ") == NULL)
+                fail_msg("expected a deadlock report naming last writers (exit != 0); exit %d. "
+                         "Output:\n%s", rc, first);
+            strip_unstable(first);
+            continue;
+        }
+        strip_unstable(out);
+        if (strcmp(out, first) != 0)
+            fail_msg("run %d printed another report than run 1 (addresses aside).\nRun 1:\n%s"
+                     "\nRun %d:\n%s", run + 1, first, run + 1, out);
+    }
 }
 
 /* A bad --jobs is a usage error that names it, and nothing runs. */
@@ -405,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_explorer_jobs_keep_schedules),
         cmocka_unit_test(test_jobs_report_the_lowest_failing_seed),
         cmocka_unit_test(test_bad_jobs_refused),
+        cmocka_unit_test(test_deadlock_report_replays_exactly),
         cmocka_unit_test(test_shared_memory_first_bytes),
         cmocka_unit_test(test_fiber_stack_guard),
     };

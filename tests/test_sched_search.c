@@ -31,6 +31,7 @@
 #include "shmemu/internal/pgas_emu.h"
 #include "shmemu/pgas.h"
 #include "support/pe_check.h"
+#include "support/run_shell.h"
 
 /* ---- the program: two windows ------------------------------------------------------------
  * Three PEs. PE 2 and PE 0 each hold a flag of their own (on PE 1) at 1 for one sync point:
@@ -102,19 +103,6 @@ static void self_path(char *out, size_t len)
     ssize_t n = readlink("/proc/self/exe", out, len - 1);
     assert_true(n > 0);
     out[n] = '\0';
-}
-
-/* Runs cmd with sh; its standard output and error (2>&1) in out; returns the exit status. */
-static int run_shell(const char *cmd, char *out, size_t len)
-{
-    char full[4096];
-    snprintf(full, sizeof full, "%s 2>&1", cmd);
-    FILE *p = popen(full, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 /* ---- SHMEMU_DELAYS ------------------------------------------------------------------------ */

@@ -24,22 +24,11 @@
 
 #include <cmocka.h>
 
+#include "support/run_shell.h"
+
 #define MD SCHED_MD_BIN
 #define EXPLORE SCHED_EXPLORE_BIN
 #define OUT_MAX 65536
-
-/* Runs cmd with sh, standard output and error into out; returns the exit status. */
-static int run_shell(const char *cmd, char *out, size_t len)
-{
-    char full[4096];
-    snprintf(full, sizeof full, "{ %s; } 2>&1", cmd);
-    FILE *p = popen(full, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 /* The last "checksum <hex>" line of out, copied to sum ("" when none). */
 static void last_checksum(const char *out, char *sum, size_t len)

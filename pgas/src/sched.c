@@ -432,10 +432,29 @@ static void note_write(pgas_thread *t, const volatile void *addr, size_t bytes, 
     uint64_t fiber = pgas_thread_current_fiber();
     uint64_t d = LD(s->decisions);
     const char *call = t->api_call != NULL ? t->api_call : LD(t->ent->call);
+    bool small = bytes <= 8;
     for (size_t i = 0; i < words; i++) {
         uintptr_t a = first + 8 * i;
-        pgas_last_writer *w =
-            &s->writers[((uint64_t)a >> 3) * 0x9e3779b97f4a7c15ull >> 52 & (PGAS_LAST_WRITERS - 1)];
+        pgas_last_writer *set = &s->writers[pgas_last_writer_set(a)], *w = NULL;
+        pgas_last_writer *empty = NULL, *bulk = NULL;
+        for (int k = 0; k < PGAS_LAST_WRITER_WAYS && w == NULL; k++) {
+            if (LD(set[k].addr) == a && LD(set[k].thread) != NULL)
+                w = &set[k];
+            else if (LD(set[k].thread) == NULL)
+                empty = empty != NULL ? empty : &set[k];
+            else if (!LD(set[k].small))
+                bulk = bulk != NULL ? bulk : &set[k];
+        }
+        if (w == NULL)
+            w = empty != NULL ? empty : bulk;
+        if (w == NULL && small) /* a set of small words overflows: one of them goes */
+            w = &set[(a >> 3) & (PGAS_LAST_WRITER_WAYS - 1)];
+        if (w == NULL)
+            continue; /* a put's data never displaces a flag's record */
+        if (LD(w->addr) != a || LD(w->thread) == NULL)
+            XCHG(w->small, small);
+        else if (small)
+            XCHG(w->small, 1);
         XCHG(w->addr, a);
         XCHG(w->thread, t);
         XCHG(w->fiber, fiber);

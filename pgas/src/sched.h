@@ -91,14 +91,27 @@ typedef struct pgas_trace_header {
     char call_names[PGAS_SCHED_CALLS][96];
 } pgas_trace_header;
 
-/* Who wrote a word last (a direct-mapped table; a collision forgets the older word). */
+/* Who wrote a word last: a table of PGAS_LAST_WRITERS entries in sets of
+ * PGAS_LAST_WRITER_WAYS, a word's set chosen by its address. A word written by a write of a
+ * word or less (a flag, a signal, a counter: what a report asks about) is never displaced by
+ * the words of a longer write (a put's data), so that whether a report knows its last writer
+ * does not depend on where the addresses fell (ASLR) but on a set of four overflowing. */
+#define PGAS_LAST_WRITER_WAYS 4
 typedef struct pgas_last_writer {
     _Atomic uintptr_t addr;
     _Atomic(pgas_thread *) thread;
     _Atomic uint64_t fiber;
     _Atomic uint64_t decision;
     _Atomic(const char *) call;
+    _Atomic int small; /* some write of this word was a word or less */
 } pgas_last_writer;
+
+/* The first entry of the set of the word at a (8-aligned). */
+static inline size_t pgas_last_writer_set(uintptr_t a)
+{
+    return (size_t)(((uint64_t)a >> 3) * 0x9e3779b97f4a7c15ull >> 52) &
+           (PGAS_LAST_WRITERS - PGAS_LAST_WRITER_WAYS);
+}
 
 typedef struct pgas_sched {
     pgas_world *world;

@@ -57,11 +57,37 @@ static const pgas_last_writer *last_writer_of(const pgas_world *world,
     if (s == NULL)
         return NULL;
     uintptr_t a = (uintptr_t)addr & ~(uintptr_t)7;
-    const pgas_last_writer *w =
-        &s->writers[((uint64_t)a >> 3) * 0x9e3779b97f4a7c15ull >> 52 & (PGAS_LAST_WRITERS - 1)];
-    if (LD(w->addr) != a || LD(w->thread) == NULL)
-        return NULL;
-    return w;
+    const pgas_last_writer *set = &s->writers[pgas_last_writer_set(a)];
+    for (int k = 0; k < PGAS_LAST_WRITER_WAYS; k++)
+        if (LD(set[k].addr) == a && LD(set[k].thread) != NULL)
+            return &set[k];
+    return NULL;
+}
+
+/* Whether the set of addr is full of other words written a word at a time (a write of
+ * addr may have been displaced: the report cannot say "none"). */
+static bool last_writer_lost(const pgas_world *world, const volatile void *addr)
+{
+    const pgas_sched *s = world->sched;
+    if (s == NULL)
+        return false;
+    uintptr_t a = (uintptr_t)addr & ~(uintptr_t)7;
+    const pgas_last_writer *set = &s->writers[pgas_last_writer_set(a)];
+    for (int k = 0; k < PGAS_LAST_WRITER_WAYS; k++)
+        if (LD(set[k].thread) == NULL || !LD(set[k].small))
+            return false;
+    return true;
+}
+
+/* The order waiters are listed in. Under the scheduler: entity slots, which the schedule
+ * assigns (a PE's host is slot PE; the others in the order they were created), so that a
+ * replay prints the same report; the thread index (attachment order, which the PE threads'
+ * start races decide) otherwise. */
+static long waiter_rank(const pgas_world *world, const pgas_thread *t)
+{
+    if (world->sched != NULL && t->ent != NULL)
+        return (long)(t->ent - world->sched->ents);
+    return (long)t->index;
 }
 
 void pgas_last_writer_describe(const pgas_world *world, const volatile void *addr, char *out,
@@ -272,9 +298,10 @@ int pgas_report_waits(pgas_world *world, FILE *f, const char *indent)
         if (n < MAX_REPORTED)
             waiters[n++] = t;
     }
-    /* oldest attachment first: PE hosts, then blocks and streams in creation order */
+    /* PE hosts first, then blocks and streams in creation order */
     for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && waiters[j - 1]->index > waiters[j]->index; j--) {
+        for (int j = i;
+             j > 0 && waiter_rank(world, waiters[j - 1]) > waiter_rank(world, waiters[j]); j--) {
             const pgas_thread *x = waiters[j];
             waiters[j] = waiters[j - 1];
             waiters[j - 1] = x;
@@ -311,6 +338,12 @@ int pgas_report_waits(pgas_world *world, FILE *f, const char *indent)
         if (world->sched == NULL) {
             fprintf(f, "%s    last writer: not tracked in free-running mode (replay the run "
                        "with SHMEMU_SCHED=rr or random to see it)\n", indent);
+            continue;
+        }
+        if (w == NULL && last_writer_lost(world, addr)) {
+            fprintf(f, "%s    last writer: not known (its set of the table of last writers "
+                       "is full of other flags: a write of this word may have been dropped)\n",
+                    indent);
             continue;
         }
         if (w == NULL) {

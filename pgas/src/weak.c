@@ -59,9 +59,15 @@ typedef struct entry {
     uint8_t mask;
 } entry;
 
+/* An entry whose mask is 0 is dead: forget_bytes empties entries in place (compacting a
+ * large buffer after every synchronizing write cost more than the rest of the mode) and the
+ * buffer is compacted once half of it is dead. Every loop over a buffer skips dead entries,
+ * find never returns one, and a store to the word appends a new entry, so the live entries
+ * keep the order eager compaction would give them. */
 typedef struct buffer {
     entry *e;
     uint32_t n, cap;
+    uint32_t live; /* entries with a mask */
     uint32_t *index; /* open addressing: position + 1, 0 empty */
     uint32_t index_cap;
 } buffer;
@@ -189,7 +195,7 @@ static entry *find(buffer *b, uintptr_t word)
     uint32_t h = slot_hash(word, b->index_cap);
     while (b->index[h] != 0) {
         entry *e = &b->e[b->index[h] - 1];
-        if (e->word == word)
+        if (e->word == word && e->mask != 0)
             return e;
         h = (h + 1) & (b->index_cap - 1);
     }
@@ -228,6 +234,7 @@ static void add_store(pgas_weak *w, int slot, uintptr_t word, uint64_t value, ui
     }
     b->e[b->n++] = (entry){.word = word, .value = value, .saved = before, .seq = ++w->seq,
                            .pc = pc, .origin = origin, .mask = mask};
+    b->live++;
     if (2 * b->n + 2 > b->index_cap) {
         reindex(b);
     } else {
@@ -373,6 +380,10 @@ static int pe_of(const pgas_weak *w, int slot)
 static int domain_of(const pgas_weak *w, int slot) { return w->n_slots + pe_of(w, slot); }
 
 static int stale_of(const pgas_weak *w, int slot) { return w->n_slots + w->n_pes + slot; }
+static bool index_is_stale(const pgas_weak *w, int index)
+{
+    return index >= w->n_slots + w->n_pes;
+}
 
 /* A word became everyone's without a runtime write: the waits on it are worth another look
  * (as pgas_sched_note_write makes them), and the epoch moves for predicate waits. */
@@ -454,6 +465,8 @@ static void drop_stale_view(pgas_weak *w, int slot)
     buffer *own = &w->bufs[slot], *dom = &w->bufs[domain_of(w, slot)];
     for (uint32_t i = 0; i < st->n; i++) {
         const entry *e = &st->e[i];
+        if (e->mask == 0)
+            continue;
         uint64_t m = bytes_of(e->mask);
         entry *o = find(own, e->word), *d = find(dom, e->word);
         uint64_t mo = o != NULL ? bytes_of(o->mask) & m : 0;
@@ -466,7 +479,7 @@ static void drop_stale_view(pgas_weak *w, int slot)
         if (mm != 0)
             mem_store(w, e->word, (word_load(e->word) & ~mm) | (e->saved & mm));
     }
-    st->n = 0;
+    st->n = st->live = 0;
     reindex(st);
     remove_busy(w, index);
     close_open(w);
@@ -476,6 +489,8 @@ static void drop_stale_view(pgas_weak *w, int slot)
 static void put_on(pgas_weak *w, buffer *b)
 {
     for (uint32_t i = 0; i < b->n; i++) {
+        if (b->e[i].mask == 0)
+            continue;
         uint64_t m = bytes_of(b->e[i].mask);
         uint64_t cur = word_load(b->e[i].word);
         b->e[i].saved = cur;
@@ -487,6 +502,8 @@ static void put_on(pgas_weak *w, buffer *b)
 static void take_off(pgas_weak *w, const buffer *b)
 {
     for (uint32_t i = b->n; i-- > 0;) {
+        if (b->e[i].mask == 0)
+            continue;
         uint64_t m = bytes_of(b->e[i].mask);
         mem_store(w, b->e[i].word, (word_load(b->e[i].word) & ~m) | (b->e[i].saved & m));
     }
@@ -494,7 +511,7 @@ static void take_off(pgas_weak *w, const buffer *b)
 
 static void clear(pgas_weak *w, int index)
 {
-    w->bufs[index].n = 0;
+    w->bufs[index].n = w->bufs[index].live = 0;
     reindex(&w->bufs[index]);
     remove_busy(w, index);
 }
@@ -507,6 +524,8 @@ static void merge_into_domain(pgas_weak *w, int slot)
     buffer *to = &w->bufs[d];
     for (uint32_t i = 0; i < from->n; i++) {
         const entry *e = &from->e[i];
+        if (e->mask == 0)
+            continue;
         entry *o = find(to, e->word);
         if (o == NULL) {
             add_store(w, d, e->word, e->value, e->saved, e->mask, e->pc, e->origin);
@@ -549,7 +568,7 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
      * bytes, which must never land on top of it. */
     for (int k = 0; k < w->n_busy; k++) {
         int index = w->busy[k];
-        if (index >= w->n_slots + w->n_pes)
+        if (index_is_stale(w, index))
             continue; /* stale views are dropped at their turns, not published */
         buffer *b = &w->bufs[index];
         buffer *dom = index < w->n_slots ? &w->bufs[domain_of(w, index)] : NULL;
@@ -572,23 +591,25 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
             }
         }
         if (kept != b->n) {
-            b->n = kept;
+            b->n = b->live = kept;
             reindex(b);
         }
     }
     for (int k = 0; k < w->n_busy; k++) { /* the PEs' entries emptied above */
         buffer *b = &w->bufs[w->busy[k]];
+        if (index_is_stale(w, w->busy[k]))
+            continue; /* their dead entries wait for forget_bytes's compaction */
         uint32_t kept = 0;
         for (uint32_t i = 0; i < b->n; i++)
             if (b->e[i].mask != 0)
                 b->e[kept++] = b->e[i];
         if (kept != b->n) {
-            b->n = kept;
+            b->n = b->live = kept;
             reindex(b);
         }
     }
     for (int k = 0; k < w->n_busy;)
-        if (w->bufs[w->busy[k]].n == 0)
+        if (w->bufs[w->busy[k]].live == 0)
             remove_busy(w, w->busy[k]);
         else
             k++;
@@ -607,13 +628,13 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
         uint32_t kept = 0;
         for (uint32_t i = 0; i < st->n; i++) {
             const entry *e = &st->e[i];
-            if (next_draw(w) % w->drain == 0 || find(own, e->word) != NULL ||
+            if (e->mask == 0 || next_draw(w) % w->drain == 0 || find(own, e->word) != NULL ||
                 find(dom, e->word) != NULL)
                 continue;
             st->e[kept++] = *e;
         }
         if (kept != st->n) {
-            st->n = kept;
+            st->n = st->live = kept;
             reindex(st);
             if (kept == 0)
                 remove_busy(w, si);
@@ -654,7 +675,7 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
     if (w->kernel_end_gpu && strncmp(t->label, "stream ", 7) == 0)
         gpu_scope = true;
     collect(w, slot);
-    w->published_at_release += w->bufs[slot].n;
+    w->published_at_release += w->bufs[slot].live;
     if (gpu_scope) {
         merge_into_domain(w, slot);
     } else {
@@ -664,6 +685,8 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
         buffer *own = &w->bufs[slot];
         for (uint32_t i = 0; i < own->n; i++) {
             const entry *e = &own->e[i];
+            if (e->mask == 0)
+                continue;
             leave_stale_copies(w, e->word, e->mask, e->saved, slot, -1);
             mark_waiters(w, e->word);
         }
@@ -672,7 +695,9 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
         buffer *dom = &w->bufs[d];
         uint32_t kept = 0;
         for (uint32_t i = 0; i < dom->n; i++)
-            if (dom->e[i].seq > w->observed[slot] && dom->e[i].origin != slot) {
+            if (dom->e[i].mask == 0) {
+                continue;
+            } else if (dom->e[i].seq > w->observed[slot] && dom->e[i].origin != slot) {
                 dom->e[kept++] = dom->e[i];
             } else {
                 leave_stale_copies(w, dom->e[i].word, dom->e[i].mask, dom->e[i].saved,
@@ -680,7 +705,7 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
                 mark_waiters(w, dom->e[i].word);
             }
         if (kept != dom->n) {
-            dom->n = kept;
+            dom->n = dom->live = kept;
             reindex(dom);
             if (kept == 0)
                 remove_busy(w, d);
@@ -720,7 +745,7 @@ bool pgas_weak_has_stores(pgas_thread *t)
     if (slot < 0)
         return false;
     const pgas_weak *w = t->world->sched->weak;
-    return w->n_dirty > 0 || w->bufs[slot].n > 0;
+    return w->n_dirty > 0 || w->bufs[slot].live > 0;
 }
 
 void pgas_weak_acquire(pgas_thread *t)
@@ -766,7 +791,7 @@ void pgas_weak_strong_write(pgas_thread *t, const volatile void *addr, size_t by
     forget_bytes(w, domain_of(w, slot), lo, hi);
     /* nobody's stale view may hide it: a read-modify-write must see the latest value */
     for (int k = 0; k < w->n_busy; k++)
-        if (w->busy[k] >= w->n_slots + w->n_pes) {
+        if (index_is_stale(w, w->busy[k])) {
             int before = w->n_busy;
             forget_bytes(w, w->busy[k], lo, hi);
             if (w->n_busy < before)
@@ -791,35 +816,38 @@ void pgas_weak_strong_write(pgas_thread *t, const volatile void *addr, size_t by
 static void forget_bytes(pgas_weak *w, int index, uintptr_t lo, uintptr_t hi)
 {
     buffer *b = &w->bufs[index];
-    if (b->n == 0)
+    if (b->live == 0)
         return;
-    bool emptied = false;
+    uint32_t emptied = 0;
     if (hi - lo <= 64) { /* a synchronizing write: its words looked up, not the buffer scanned */
         for (uintptr_t word = lo & ~(uintptr_t)7; word < hi; word += 8) {
             entry *e = find(b, word);
             if (e == NULL)
                 continue;
             e->mask &= (uint8_t)~mask_of_range(word, lo, hi);
-            emptied |= e->mask == 0;
+            emptied += e->mask == 0;
         }
     } else {
         for (uint32_t i = 0; i < b->n; i++) {
             entry *e = &b->e[i];
-            if (e->word + 8 <= lo || e->word >= hi)
+            if (e->mask == 0 || e->word + 8 <= lo || e->word >= hi)
                 continue;
             e->mask &= (uint8_t)~mask_of_range(e->word, lo, hi);
-            emptied |= e->mask == 0;
+            emptied += e->mask == 0;
         }
     }
-    if (emptied) { /* the emptied entries go (the others keep their order) */
+    b->live -= emptied;
+    if (b->live == 0) {
+        b->n = 0;
+        reindex(b);
+        remove_busy(w, index);
+    } else if (emptied > 0 && 2 * b->live < b->n) { /* half dead: compacted, in order */
         uint32_t kept = 0;
         for (uint32_t i = 0; i < b->n; i++)
             if (b->e[i].mask != 0)
                 b->e[kept++] = b->e[i];
         b->n = kept;
         reindex(b);
-        if (b->n == 0)
-            remove_busy(w, index);
     }
 }
 
@@ -866,7 +894,7 @@ void pgas_weak_observe(pgas_thread *t, const volatile void *addr)
             break;
         const buffer *b = &w->bufs[which == 0 ? n->slot : d];
         for (uint32_t i = 0; i < b->n; i++)
-            if (b->e[i].seq <= n->seq &&
+            if (b->e[i].mask != 0 && b->e[i].seq <= n->seq &&
                 (which == 0 || b->e[i].origin == n->slot || b->e[i].seq <= n->observed)) {
                 pending++;
                 if (first == NULL || b->e[i].seq < first->seq)
@@ -1057,7 +1085,7 @@ void pgas_weak_destroy(pgas_sched *s)
     /* whatever is still buffered reaches memory: the job's end publishes everything (the
      * stale views are old bytes, dropped) */
     for (int k = 0; k < w->n_busy; k++) {
-        if (w->busy[k] >= w->n_slots + w->n_pes)
+        if (index_is_stale(w, w->busy[k]))
             continue;
         buffer *b = &w->bufs[w->busy[k]];
         for (uint32_t i = 0; i < b->n; i++) {
