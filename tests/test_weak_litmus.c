@@ -11,7 +11,8 @@
  * two PEs through nvshmem_ptr with a system-scope release (forbidden) and a gpu-scope one
  * (allowed: the peer is outside the scope); store buffering (SB) with plain accesses
  * (allowed: both loads see 0) and with fences (forbidden); IRIW with system-scope fences
- * (forbidden). Allowed outcomes the model does not produce (load buffering; IRIW and MP
+ * (forbidden); MP from host to host through nvshmem_barrier_all (forbidden; allowed with the
+ * planted runtime bug rt-barrier-no-hb). Allowed outcomes the model does not produce (load buffering; IRIW and MP
  * with relaxed loads on the reader's side) are listed in docs/sched.md.
  */
 #include <setjmp.h>
@@ -26,6 +27,7 @@
 
 #include "nvshmem.h"
 #include "nvshmemx.h"
+#include "shmemu/bugs.h"
 #include "shmemu/emu.h"
 #include "shmemu/kernel.h"
 #include "support/pe_check.h"
@@ -33,7 +35,7 @@
 #define SEEDS 60
 
 enum { MP_GPU, MP_BLOCK, MP_RELAXED, MP_SYS_PEERS, MP_GPU_PEERS, SB_PLAIN, SB_FENCED,
-       IRIW_FENCED };
+       IRIW_FENCED, MP_BARRIER };
 
 typedef struct {
     uint64_t *x, *y;    /* symmetric: the litmus variables */
@@ -128,6 +130,21 @@ static int litmus_body(void *arg)
     for (int i = 0; i < 4; i++)
         r[i] = -1;
     nvshmem_barrier_all();
+    if (g_kind == MP_BARRIER) {
+        /* host to host: PE 0's plain store, a barrier, PE 1's plain load through
+         * nvshmem_ptr (the barrier is the only thing that orders them) */
+        if (nvshmem_my_pe() == 0)
+            x[0] = 1;
+        nvshmem_barrier_all();
+        if (nvshmem_my_pe() == 1)
+            g_outcome[0] = (int64_t)*(volatile uint64_t *)nvshmem_ptr(x, 0);
+        nvshmem_barrier_all();
+        cudaFree(r);
+        nvshmem_free(x);
+        nvshmem_free(y);
+        nvshmem_finalize();
+        return 0;
+    }
     litmus_args a = {x, y, r, g_kind};
     bool peers = g_kind == MP_SYS_PEERS || g_kind == MP_GPU_PEERS;
     int blocks = g_kind == IRIW_FENCED ? 4 : 2;
@@ -158,7 +175,8 @@ static int count_outcome(int kind, const int64_t want[4])
         snprintf(s, sizeof s, "%d", seed);
         setenv("SHMEMU_SEED", s, 1);
         g_kind = kind;
-        run_pes(kind == MP_SYS_PEERS || kind == MP_GPU_PEERS ? 2 : 1, litmus_body, NULL);
+        bool two = kind == MP_SYS_PEERS || kind == MP_GPU_PEERS || kind == MP_BARRIER;
+        run_pes(two ? 2 : 1, litmus_body, NULL);
         bool match = true;
         for (int i = 0; i < 4; i++)
             if (want[i] != -2 && g_outcome[i] != want[i])
@@ -216,6 +234,23 @@ static void test_iriw_fenced(void **state)
     assert_int_equal(count_outcome(IRIW_FENCED, disagree), 0);
 }
 
+/* A barrier orders the stores before it for every PE's loads after it; the planted runtime
+ * bug rt-barrier-no-hb (its arrivals and departure carry no happens-before, the counter's
+ * atomics only) lets PE 1 read the old value. */
+static void test_mp_through_barrier(void **state)
+{
+    (void)state;
+    assert_int_equal(count_outcome(MP_BARRIER, stale), 0);
+    assert_true(count_outcome(MP_BARRIER, fresh) > 0);
+    shmemu_bug_select(SHMEMU_BUG_RT_BARRIER_NO_HB);
+    int hits = count_outcome(MP_BARRIER, stale);
+    shmemu_bug_select(SHMEMU_BUG_NONE);
+    if (hits == 0)
+        fail_msg("rt-barrier-no-hb: PE 1 never read the old value in %d weak seeds", SEEDS);
+    print_message("rt-barrier-no-hb: PE 1 read the old value in %d of %d weak seeds\n", hits,
+                  SEEDS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_mp_between_pes),
         cmocka_unit_test(test_sb),
         cmocka_unit_test(test_iriw_fenced),
+        cmocka_unit_test(test_mp_through_barrier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
