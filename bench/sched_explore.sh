@@ -14,7 +14,8 @@
 #
 # Environment: BUILD (default build), EXPLORE_BIN, MD_BIN (default $BUILD's programs; bin/ for
 # the plain build), BASE_EXPLORE_BIN and BASE_MD_BIN (an earlier build's programs to compare
-# with, e.g. HEAD's built from `git archive HEAD` in /tmp; default none), EX_SEEDS (seeds per
+# with, e.g. HEAD's built from `git archive HEAD` in /tmp; default none; BASE_LABEL names it
+# in the table, default its path), EX_SEEDS (seeds per
 # explorer rate, default 100), RATES_ONLY=1 (part 1 only, printed, RESULTS.md left as it
 # is), TRIALS (default 3), SEEDS (default 20),
 # BENCH_SECONDS (default 10), BENCH_RESULTS (default bench/RESULTS.md), BUGS (names to run;
@@ -69,7 +70,7 @@ ex_rate=""
 for cfg in "$md_args" "$md8_args"; do
     if [ -n "${BASE_EXPLORE_BIN:-}" ] && [ -n "${BASE_MD_BIN:-}" ]; then
         r=$(explore_rate "$BASE_EXPLORE_BIN" "$BASE_MD_BIN" "" $cfg)
-        ex_table+="| \`$cfg\` | earlier build (\`$BASE_EXPLORE_BIN\`) | 1 | ${r:-?} |"$'\n'
+        ex_table+="| \`$cfg\` | earlier build (${BASE_LABEL:-\`$BASE_EXPLORE_BIN\`}) | 1 | ${r:-?} |"$'\n'
         echo "explorer, earlier build, $cfg: ${r:-?} schedules/s" >&2
     fi
     r1=$(explore_rate "$EXPLORE" "$MD" 1 $cfg)
