@@ -58,7 +58,8 @@ bench-sched: $(EXPLORE_BIN) $(PROG_DIR)/shmemu-md $(BUILD)/bench/sched_explore
 # The weak-memory mode on correct programs: every catalogue configuration without its bug,
 # and the suites that run under the scheduler, in weak mode (bench/weak_sound.sh; minutes).
 .PHONY: bench-weak-sound
-bench-weak-sound: $(PROG_DIR)/shmemu-md $(TEST_BIN)
+bench-weak-sound: $(PROG_DIR)/shmemu-md $(TEST_BIN) $(BUILD)/lib/libshmemu_cuda.a \
+                  $(PROG_DIR)/shmemu-cudafe
 	BUILD=$(BUILD) bench/weak_sound.sh
 
 -include $(BUILD)/pgas/tools/shmemu_explore.d $(BUILD)/pgas/tools/explore_args.d \

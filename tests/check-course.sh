@@ -234,6 +234,23 @@ lesson_06() {
     tsan $l direct_block_scope.cu 2 \
         "read of size 4 at direct_block_scope.cu:37 in exchange(int*, int*, int*)() by PE 0 kernel exchange block 0" \
         "races with write of size 4 at direct_block_scope.cu:26 in exchange(int*, int*, int*)() by PE 1 kernel exchange block 0"
+    # the weak-memory mode shows the twins' wrong values; the correct programs keep theirs
+    local weak="SHMEMU_SCHED=pct SHMEMU_SEED=1 SHMEMU_MEMORY=weak"
+    if build $l/direct_relaxed.cu && build $l/direct_block_scope.cu; then
+        caught $l direct_relaxed 2 "$weak" \
+            "written by PE 1 (kernel exchange block 0) in st_relaxed at decision 56; 93 store(s)" \
+            "direct_relaxed.cu:26 (in exchange(int*, int*, int*))" \
+            "SHMEMU_NPES=2 SHMEMU_MEMORY=weak ./direct_relaxed" \
+            "direct_relaxed: PE 0 FAIL: 186 wrong values"
+        caught $l direct_block_scope 2 "$weak" \
+            "in st_release" "direct_block_scope: PE 0 FAIL: 186 wrong values"
+    fi
+    # shellcheck disable=SC2086
+    expect_output $l direct 3 $weak
+    # shellcheck disable=SC2086
+    expect_output $l direct_fence 3 $weak
+    # shellcheck disable=SC2086
+    expect_output $l staged 3 $weak
 }
 
 # 7. Flow control
