@@ -21,7 +21,7 @@
 # BENCH_SECONDS (default 10), BENCH_RESULTS (default bench/RESULTS.md), BUGS (names to run;
 # default every bug of the catalogue).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
 if [ "$BUILD" = build ]; then prog=bin; else prog=$BUILD/bin; fi
 EXPLORE=${EXPLORE_BIN:-$prog/shmemu-explore}
@@ -88,10 +88,12 @@ fi
 
 # ---- 1b. the cost of the weak-memory mode per step -----------------------------------------
 # ms per fused halo step = (time of an 11-step job - time of a 1-step job) / 10, same seed,
-# deterministic (random) against deterministic with SHMEMU_MEMORY=weak, median over seeds.
+# deterministic (random) against deterministic with SHMEMU_MEMORY=weak, with and without its
+# watch for reads of old values, median over seeds.
 step_ms() { # mode seed -> ms per step
     local env=(SHMEMU_SCHED=random SHMEMU_SEED="$2")
     [ "$1" = weak ] && env+=(SHMEMU_MEMORY=weak)
+    [ "$1" = weak-noreads ] && env+=(SHMEMU_MEMORY=weak SHMEMU_WEAK_READS=0)
     local t0 t1 t2
     t0=$(date +%s%N); env "${env[@]}" "$MD" $md_args >/dev/null 2>&1
     t1=$(date +%s%N); env "${env[@]}" "$MD" ${md_args/--steps 1/--steps 11} >/dev/null 2>&1
@@ -99,24 +101,31 @@ step_ms() { # mode seed -> ms per step
     awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "%.2f", ((c - b) - (b - a)) / 10 / 1e6 }'
 }
 median() { sort -g | awk '{ a[NR] = $1 } END { printf "%.2f", (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
-plain_ms=(); weak_ms=()
+plain_ms=(); weak_ms=(); noreads_ms=()
 for seed in 1 2 3 4 5 6 7; do
     plain_ms+=("$(step_ms plain "$seed")")
     weak_ms+=("$(step_ms weak "$seed")")
+    noreads_ms+=("$(step_ms weak-noreads "$seed")")
 done
 pm=$(printf '%s\n' "${plain_ms[@]}" | median)
 wm=$(printf '%s\n' "${weak_ms[@]}" | median)
+nm=$(printf '%s\n' "${noreads_ms[@]}" | median)
 ratio=$(awk -v a="$pm" -v b="$wm" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
-echo "weak cost: plain ${plain_ms[*]} ms/step; weak ${weak_ms[*]} ms/step" | tee -a "$log" >&2
+nratio=$(awk -v a="$pm" -v b="$nm" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
+echo "weak cost: plain ${plain_ms[*]} ms/step; weak ${weak_ms[*]} ms/step;" \
+    "weak without the read watch ${noreads_ms[*]} ms/step" | tee -a "$log" >&2
 weak_cost="### The cost of the weak-memory mode
 
 One more fused halo step of \`shmemu-md $md_args\` ((11-step job - 1-step job) / 10, same
 seed, random strategy, median of seeds 1 to 7, one process each, side by side):
 deterministic **$pm ms** per step, deterministic with \`SHMEMU_MEMORY=weak\` **$wm ms**
-(**${ratio}x**). The weak mode's work per hand-off: a fault and a page copy for each page
-stored to in the turn, the comparison of those pages, \`mprotect\` of the pages touched, and
-the store buffers' and stale views' bookkeeping (every buffered word drawn for publication at
-every hand-off; each synchronizing write looked up in every stale view)."
+(**${ratio}x**), and **$nm ms** (${nratio}x) without its watch for reads of old values
+(\`SHMEMU_WEAK_READS=0\`). The weak mode's work per hand-off: a fault and a page copy for each
+page stored to in the turn, the comparison of those pages, \`mprotect\` of the pages touched,
+and the store buffers' and stale views' bookkeeping (every buffered word drawn for publication
+at every hand-off; each synchronizing write looked up in every stale view); the watch adds an
+\`mprotect\` of each page of the entity's stale view at the start of its turn and a fault at
+the first access to each."
 
 # ---- 2. the planted bugs ---------------------------------------------------------------------
 catalogue=$("$MD" --list-bugs 2>&1)
@@ -179,7 +188,7 @@ end=$(date -u '+%H:%M')
 
 section="## Deterministic scheduler: exploration rate and planted bugs (bench/sched_explore.sh)
 
-- Date: $start to $end UTC; command: \`make BUILD=$BUILD bench-sched\` ($(nproc) cores).
+- Date: $start to $end UTC; command: \`${BASE_EXPLORE_BIN:+BASE_EXPLORE_BIN=… BASE_MD_BIN=… BASE_LABEL=${BASE_LABEL:-} }make BUILD=$BUILD bench-sched\` ($(nproc) cores${BASE_EXPLORE_BIN:+; the earlier programs built in a git worktree of that commit}).
 - A *schedule* is one run under \`SHMEMU_SCHED\` with its own seed. Jobs: \`$BENCH\`, in one
   process, 256 atoms (4^3 fcc cells) on 4 PEs 2x2x1, fused halo: set-up at step 0 plus one step,
   checksum compared with the free-running run's. The step rate is that of one more fused halo

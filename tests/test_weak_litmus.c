@@ -7,13 +7,14 @@
  * buffers); the results go to cudaMalloc memory, which the mode leaves strong.
  *
  * Tests: message passing (MP) between two blocks of a PE with release/acquire at gpu scope
- * (forbidden: the flag without the data), at block scope and relaxed (allowed); MP between
+ * (forbidden: the flag without the data), at block scope and relaxed (allowed), with a release
+ * but a relaxed poll on the reader's side (allowed: a stale view); MP between
  * two PEs through nvshmem_ptr with a system-scope release (forbidden) and a gpu-scope one
  * (allowed: the peer is outside the scope); store buffering (SB) with plain accesses
  * (allowed: both loads see 0) and with fences (forbidden); IRIW with system-scope fences
  * (forbidden); MP from host to host through nvshmem_barrier_all (forbidden; allowed with the
- * planted runtime bug rt-barrier-no-hb). Allowed outcomes the model does not produce (load buffering; IRIW and MP
- * with relaxed loads on the reader's side) are listed in docs/sched.md.
+ * planted runtime bug rt-barrier-no-hb). Allowed outcomes the model does not produce (load
+ * buffering; relaxed IRIW) are listed in docs/sched.md.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,8 +35,8 @@
 
 #define SEEDS 60
 
-enum { MP_GPU, MP_BLOCK, MP_RELAXED, MP_SYS_PEERS, MP_GPU_PEERS, SB_PLAIN, SB_FENCED,
-       IRIW_FENCED, MP_BARRIER };
+enum { MP_GPU, MP_BLOCK, MP_RELAXED, MP_READER_RELAXED, MP_SYS_PEERS, MP_GPU_PEERS, SB_PLAIN,
+       SB_FENCED, IRIW_FENCED, MP_BARRIER };
 
 typedef struct {
     uint64_t *x, *y;    /* symmetric: the litmus variables */
@@ -70,6 +71,9 @@ KERNEL(litmus_kernel, litmus_args, a)
     case MP_GPU: b ? mp_writer(&a, SCOPE_GPU, true) : mp_reader(&a, SCOPE_GPU, true); break;
     case MP_BLOCK: b ? mp_writer(&a, SCOPE_BLOCK, true) : mp_reader(&a, SCOPE_BLOCK, true); break;
     case MP_RELAXED: b ? mp_writer(&a, SCOPE_GPU, false) : mp_reader(&a, SCOPE_GPU, false); break;
+    case MP_READER_RELAXED:
+        b ? mp_writer(&a, SCOPE_GPU, true) : mp_reader(&a, SCOPE_GPU, false);
+        break;
     case SB_PLAIN:
     case SB_FENCED: {
         uint64_t *mine = b ? a.y : a.x, *other = b ? a.x : a.y;
@@ -210,6 +214,13 @@ static void test_mp_relaxed_allows_stale_data(void **state)
     assert_true(count_outcome(MP_RELAXED, stale) > 0);
 }
 
+/* The reader's half of MP alone: a release, but a relaxed poll (no acquire) before the data. */
+static void test_mp_relaxed_reader_allows_stale_data(void **state)
+{
+    (void)state;
+    assert_true(count_outcome(MP_READER_RELAXED, stale) > 0);
+}
+
 static void test_mp_between_pes(void **state)
 {
     (void)state;
@@ -257,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_mp_gpu_scope_forbids_stale_data),
         cmocka_unit_test(test_mp_block_scope_across_blocks_allows_stale_data),
         cmocka_unit_test(test_mp_relaxed_allows_stale_data),
+        cmocka_unit_test(test_mp_relaxed_reader_allows_stale_data),
         cmocka_unit_test(test_mp_between_pes),
         cmocka_unit_test(test_sb),
         cmocka_unit_test(test_iriw_fenced),

@@ -8,6 +8,10 @@
  *     by value with --memory weak within 10 seeds, and not without it;
  *   - the report names the store seen late (the writer, the call, the source line) and the
  *     explorer's replay command reproduces the wrong checksum exactly, twice;
+ *   - a read of an old value (a relaxed poll, then the data) is reported with the reader,
+ *     the load's line, the value it read and the published one with its writer's line, the
+ *     same on a replay; SHMEMU_WEAK_READS=0 turns the watch off and leaves the run as it was;
+ *     the correct app's weak runs report nothing;
  *   - bad settings are refused before anything runs (exit 2, the variable named): an unknown
  *     SHMEMU_MEMORY or SHMEMU_WEAK_KERNEL_END, weak without the scheduler, weak on the process
  *     backend; a weak trace replayed without the weak mode is refused.
@@ -71,6 +75,8 @@ static void test_correct_app_keeps_its_checksum(void **state)
             last_checksum(out, got, sizeof got);
             if (strcmp(got, ref) != 0)
                 fail_msg("%s: weak mode gave %s, free-running %s", cmd, got, ref);
+            if (strstr(out, "shmemu: weak memory:") != NULL)
+                fail_msg("%s: the correct app got a weak-memory report:\n%s", cmd, out);
         }
     }
     free(out);
@@ -166,6 +172,67 @@ static void test_report_and_exact_replay(void **state)
     free(out);
 }
 
+/* The report from `from` up to the replay line, without its addresses (0x...: ASLR moves
+ * them), copied to out. */
+static void report_without_addresses(const char *from, char *out, size_t len)
+{
+    const char *end = strstr(from, "shmemu: replay: ");
+    size_t w = 0;
+    for (const char *r = from; *r != '\0' && r != end && w + 1 < len;) {
+        if (r[0] == '0' && r[1] == 'x') {
+            r += 2;
+            while ((*r >= '0' && *r <= '9') || (*r >= 'a' && *r <= 'f'))
+                r++;
+            continue;
+        }
+        out[w++] = *r++;
+    }
+    out[w] = '\0';
+}
+
+/* The reader's side: rt-wait-no-acquire drops the runtime's acquire after a satisfied signal
+ * wait, so a block reads the returned forces it waited for from its stale view. */
+static void test_old_value_read_is_reported(void **state)
+{
+    (void)state;
+    char *out = out_buf(), *again = out_buf();
+    char cmd[1024];
+    const char *run = "SHMEMU_BUG=rt-wait-no-acquire SHMEMU_SCHED=pct SHMEMU_SEED=1 "
+                      "SHMEMU_MEMORY=weak";
+    const char *args = "--cells 4 --pes 4 --dd 2x2x1 --halo fused --transport direct --steps 3 "
+                       "--thermo 0";
+    snprintf(cmd, sizeof cmd, "%s %s %s", run, MD, args);
+    assert_int_equal(run_shell(cmd, out, OUT_MAX), 0);
+    const char *head = strstr(out, "time(s) a thread read an old value");
+    if (head == NULL || strstr(head, "(kernel md_fused_comm_unpack_f block ") == NULL ||
+        strstr(head, " = 0 at decision ") == NULL ||
+        strstr(head, "(load at ") == NULL || strstr(head, "halo_dev.h:") == NULL ||
+        strstr(head, "the published value was ") == NULL ||
+        strstr(head, "(stored at ") == NULL || strstr(head, "force.c:") == NULL ||
+        strstr(out, "shmemu: replay: ") == NULL)
+        fail_msg("no report of the old value read, with the reader, the load's line, the value "
+                 "read, the published value and its store's line:\n%s", out);
+    char sum[64], sum2[64];
+    last_checksum(out, sum, sizeof sum);
+    assert_int_equal(run_shell(cmd, again, OUT_MAX), 0);
+    last_checksum(again, sum2, sizeof sum2);
+    const char *h2 = strstr(again, "time(s) a thread read an old value");
+    char r1[4096], r2[4096];
+    report_without_addresses(head, r1, sizeof r1);
+    report_without_addresses(h2 != NULL ? h2 : "", r2, sizeof r2);
+    if (strcmp(sum, sum2) != 0 || strcmp(r1, r2) != 0)
+        fail_msg("the replay gave another checksum or report:\n%s\n---\n%s", out, again);
+    /* the watch off: no report, the same run */
+    snprintf(cmd, sizeof cmd, "%s SHMEMU_WEAK_READS=0 %s %s", run, MD, args);
+    assert_int_equal(run_shell(cmd, again, OUT_MAX), 0);
+    last_checksum(again, sum2, sizeof sum2);
+    if (strstr(again, "read an old value") != NULL || strcmp(sum, sum2) != 0)
+        fail_msg("SHMEMU_WEAK_READS=0 reported reads or changed the checksum (%s, was %s):\n%s",
+                 sum2, sum, again);
+    free(out);
+    free(again);
+}
+
 static void test_bad_settings_refused(void **state)
 {
     (void)state;
@@ -178,6 +245,8 @@ static void test_bad_settings_refused(void **state)
         {"SHMEMU_SCHED=random SHMEMU_MEMORY=weak SHMEMU_WEAK_KERNEL_END=cpu",
          "SHMEMU_WEAK_KERNEL_END", 2},
         {"SHMEMU_SCHED=random SHMEMU_MEMORY=weak SHMEMU_WEAK_DRAIN=0", "SHMEMU_WEAK_DRAIN", 2},
+        {"SHMEMU_SCHED=random SHMEMU_MEMORY=weak SHMEMU_WEAK_READS=maybe", "SHMEMU_WEAK_READS",
+         2},
         /* the scheduler itself refuses the process backend (shmemu-md's failed run: 1) */
         {"SHMEMU_BACKEND=process SHMEMU_SCHED=random SHMEMU_MEMORY=weak",
          "use the threads backend", 1},
@@ -203,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_relaxed_poll_found_by_value),
         cmocka_unit_test(test_missing_runtime_release_found_by_value),
         cmocka_unit_test(test_report_and_exact_replay),
+        cmocka_unit_test(test_old_value_read_is_reported),
         cmocka_unit_test(test_bad_settings_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

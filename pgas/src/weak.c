@@ -22,6 +22,11 @@
  * read-only again at each hand-off, so that a hand-off costs in proportion to the pages
  * touched, not to the heap.
  *
+ * Reads of old values (SHMEMU_WEAK_READS, on by default): a turn that begins with a stale
+ * view makes the pages under that view unreadable (hide_stale_view); the first access of the
+ * turn to each faults, the page is readable again, and a load that began on an old byte is
+ * recorded (note_stale_read) for the report, with the load's and the newer store's lines.
+ *
  * Entries are 8-byte words with a byte mask, so that two entities' stores to neighbouring
  * bytes of one word stay separate. The order of everything (pages by first fault, words by
  * address within a page, buffers by slot) depends only on the schedule, and the random draws
@@ -46,6 +51,7 @@
 #define MAX_TWINS 8192   /* pages one turn can store to before its stores turn strong */
 #define FLAG_NOTES 1024  /* the last signal writes, direct-mapped by word */
 #define REPORT_MAX 4     /* late-store observations described in full */
+#define HIDDEN_MAX 256   /* pages of a stale view made unreadable at a turn's start */
 #define DEFAULT_DRAIN 4
 #define UNSET UINT64_MAX
 
@@ -91,6 +97,19 @@ typedef struct late_report {
     char text[2048];
 } late_report;
 
+/* An old value read, recorded in the fault handler: plain data only (no formatting there);
+ * the entities are named now, since their slots may hold other threads at the end. */
+typedef struct stale_read {
+    uintptr_t addr;      /* the byte the load began at */
+    uint64_t seen, fresh; /* the word as the reader saw it, and as published */
+    uint8_t mask;        /* the bytes of the word it still saw old */
+    uintptr_t pc;        /* the load */
+    uintptr_t store_pc;  /* the newer value's store (the first of its turn to the page) */
+    uint64_t decision;
+    char reader[160], writer[160];
+    const char *call;    /* the runtime call the reader was in, if any */
+} stale_read;
+
 typedef struct pgas_weak {
     pgas_sched *s;
     char *lo;
@@ -126,6 +145,14 @@ typedef struct pgas_weak {
     uint64_t published_late, published_at_release, captured;
     uint64_t n_late;
     late_report reports[REPORT_MAX];
+    /* Reads of old values: at the start of a turn whose entity has a stale view, the pages
+     * of that view are made unreadable (hidden); the first access of the turn to each is a
+     * fault that says whether the load began on an old byte, and opens the page. */
+    bool watch_reads;    /* SHMEMU_WEAK_READS (default on) */
+    uintptr_t hidden[HIDDEN_MAX];
+    int n_hidden, hidden_slot;
+    uint64_t n_stale_reads;
+    stale_read stale_reads[REPORT_MAX];
     struct sigaction old_segv;
 } pgas_weak;
 
@@ -318,6 +345,19 @@ static int cmp_page(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The listed pages get prot, a run of neighbours in one call (the list sorted first). */
+static void protect_listed(pgas_weak *w, uintptr_t *pages, int n, int prot)
+{
+    qsort(pages, (size_t)n, sizeof *pages, cmp_page);
+    for (int i = 0; i < n;) {
+        int j = i + 1;
+        while (j < n && pages[j] == pages[j - 1] + w->page)
+            j++;
+        protect_or_die((void *)pages[i], (size_t)(j - i) * w->page, prot);
+        i = j;
+    }
+}
+
 /* The pages the mode opened are read-only again (runs of neighbours in one call). */
 static void close_open(pgas_weak *w)
 {
@@ -327,16 +367,7 @@ static void close_open(pgas_weak *w)
         w->n_open = 0;
         return;
     }
-    if (w->n_open == 0)
-        return;
-    qsort(w->open, (size_t)w->n_open, sizeof *w->open, cmp_page);
-    for (int i = 0; i < w->n_open;) {
-        int j = i + 1;
-        while (j < w->n_open && w->open[j] == w->open[j - 1] + w->page)
-            j++;
-        protect_or_die((void *)w->open[i], (size_t)(j - i) * w->page, PROT_READ);
-        i = j;
-    }
+    protect_listed(w, w->open, w->n_open, PROT_READ);
     w->n_open = 0;
 }
 
@@ -352,6 +383,13 @@ static void drop_twins(pgas_weak *w)
         w->open[w->n_open++] = w->dirty[p].page;
     }
     w->n_dirty = 0;
+}
+
+/* The hidden pages are readable again (the turn ends, or its entity drops its stale view). */
+static void unhide_all(pgas_weak *w)
+{
+    protect_listed(w, w->hidden, w->n_hidden, PROT_READ);
+    w->n_hidden = 0;
 }
 
 static void remove_busy(pgas_weak *w, int slot)
@@ -414,12 +452,13 @@ static uint8_t mask_of_range(uintptr_t word, uintptr_t lo, uintptr_t hi)
 
 static void forget_bytes(pgas_weak *w, int index, uintptr_t lo, uintptr_t hi);
 
-/* The bytes (mask) of word, which held `old`, became everyone's: each other live entity
- * that might not have seen them (not their origin; for a PE's gpu-scope stores, not that
- * PE's entities, which saw them already) keeps the old bytes in its stale view with
- * probability 1/2, until it acquires. */
+/* The bytes (mask) of word, which held `old`, became everyone's (stored by origin at pc):
+ * each other live entity that might not have seen them (not their origin; for a PE's
+ * gpu-scope stores, not that PE's entities, which saw them already) keeps the old bytes in
+ * its stale view with probability 1/2, until it acquires. A stale entry names the last such
+ * store (origin, pc), for the report of a read of it. */
 static void leave_stale_copies(pgas_weak *w, uintptr_t word, uint8_t mask, uint64_t old,
-                               int origin, int skip_pe)
+                               int origin, uintptr_t pc, int skip_pe)
 {
     int hwm = w->stale_views ? atomic_load_explicit(&w->s->hwm, memory_order_relaxed) : 0;
     for (int r = 0; r < hwm; r++) {
@@ -432,12 +471,14 @@ static void leave_stale_copies(pgas_weak *w, uintptr_t word, uint8_t mask, uint6
         int index = stale_of(w, r);
         entry *e = find(&w->bufs[index], word);
         if (e == NULL) {
-            add_store(w, index, word, old, 0, mask, 0, origin);
+            add_store(w, index, word, old, 0, mask, pc, origin); /* pc: the newer store's */
         } else {
             /* it still sees an older value of the bytes it kept: those stay */
             uint64_t fresh = bytes_of(mask & (uint8_t)~e->mask);
             e->value = (e->value & ~fresh) | (old & fresh);
             e->mask |= mask;
+            e->origin = origin;
+            e->pc = pc;
         }
     }
     if (origin >= 0 && origin < w->n_slots) { /* its own store is newer than its stale view */
@@ -458,6 +499,7 @@ static void drop_stale_view(pgas_weak *w, int slot)
     buffer *st = &w->bufs[index];
     if (st->n == 0)
         return;
+    unhide_all(w); /* the mode's own loads of the old words are no reads of the program */
     if (w->armed) { /* the twins hold memory: what follows is no store of its own */
         collect(w, slot);
         drop_twins(w); /* later stores fault again (and name their own line) */
@@ -541,11 +583,34 @@ static void merge_into_domain(pgas_weak *w, int slot)
     clear(w, slot);
 }
 
+/* The turn of slot begins with its stale view on memory: the pages it lies on are made
+ * unreadable, so that the first load of the turn from each says (on_fault) whether it read
+ * an old byte. At most HIDDEN_MAX pages, in the view's order. */
+static void hide_stale_view(pgas_weak *w, int slot)
+{
+    const buffer *st = &w->bufs[stale_of(w, slot)];
+    if (!w->watch_reads || st->live == 0)
+        return;
+    for (uint32_t i = 0; i < st->n && w->n_hidden < HIDDEN_MAX; i++) {
+        if (st->e[i].mask == 0)
+            continue;
+        uintptr_t page = st->e[i].word & ~(uintptr_t)(w->page - 1);
+        bool listed = false;
+        for (int k = w->n_hidden; k-- > 0 && !listed;) /* neighbours first: views are runs */
+            listed = w->hidden[k] == page;
+        if (!listed)
+            w->hidden[w->n_hidden++] = page;
+    }
+    protect_listed(w, w->hidden, w->n_hidden, PROT_NONE);
+    w->hidden_slot = slot;
+}
+
 void pgas_weak_switch(pgas_sched *s, int from, int to)
 {
     pgas_weak *w = s->weak;
     if (w == NULL)
         return;
+    unhide_all(w); /* before the mode reads the words under the view */
     if (w->armed && from >= 0) {
         /* the turn of `from` ends: its stores into its buffer, memory back to the published
          * (its own buffer off first, then its PE's, then its stale view: the reverse of the
@@ -580,7 +645,7 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
                 uint64_t m = bytes_of(e.mask);
                 uint64_t old = word_load(e.word);
                 mem_store(w, e.word, (old & ~m) | (e.value & m));
-                leave_stale_copies(w, e.word, e.mask, old, e.origin, skip_pe);
+                leave_stale_copies(w, e.word, e.mask, old, e.origin, e.pc, skip_pe);
                 mark_waiters(w, e.word);
                 w->published_late++;
                 entry *older = dom != NULL ? find(dom, e.word) : NULL;
@@ -650,6 +715,7 @@ void pgas_weak_switch(pgas_sched *s, int from, int to)
     } else {
         close_open(w);
     }
+    hide_stale_view(w, to);
 }
 
 static int holder_slot(const pgas_thread *t)
@@ -687,7 +753,7 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
             const entry *e = &own->e[i];
             if (e->mask == 0)
                 continue;
-            leave_stale_copies(w, e->word, e->mask, e->saved, slot, -1);
+            leave_stale_copies(w, e->word, e->mask, e->saved, slot, e->pc, -1);
             mark_waiters(w, e->word);
         }
         clear(w, slot);
@@ -701,7 +767,7 @@ void pgas_weak_release(pgas_thread *t, bool gpu_scope)
                 dom->e[kept++] = dom->e[i];
             } else {
                 leave_stale_copies(w, dom->e[i].word, dom->e[i].mask, dom->e[i].saved,
-                                   dom->e[i].origin, pe_of(w, slot));
+                                   dom->e[i].origin, dom->e[i].pc, pe_of(w, slot));
                 mark_waiters(w, dom->e[i].word);
             }
         if (kept != dom->n) {
@@ -728,6 +794,7 @@ bool pgas_weak_wait_word(pgas_thread *t, const volatile void *addr)
     if (e == NULL)
         return false;
     /* applied now: the word gets back the published bytes */
+    unhide_all(w);
     if (w->armed) {
         collect(w, slot);
         drop_twins(w);
@@ -925,10 +992,77 @@ void pgas_weak_observe(pgas_thread *t, const volatile void *addr)
              (unsigned long)first->pc);
 }
 
+/* Called from on_fault, the page readable again: the running entity's load at addr (pc)
+ * began on a byte of its stale view? Then it read an old value: recorded (no formatting of
+ * addresses or lines here; those wait for the report). */
+static void note_stale_read(pgas_weak *w, uintptr_t addr, uintptr_t pc)
+{
+    pgas_thread *t = pgas_current();
+    int slot = t != NULL ? holder_slot(t) : -1;
+    if (slot < 0 || slot != w->hidden_slot)
+        return; /* another thread's access (none runs in the turn but its entity's) */
+    const entry *e = find(&w->bufs[stale_of(w, slot)], addr & ~(uintptr_t)7);
+    if (e == NULL || (e->mask & (1u << (addr & 7))) == 0)
+        return;
+    uint64_t k = w->n_stale_reads++;
+    if (k >= REPORT_MAX)
+        return;
+    stale_read *r = &w->stale_reads[k];
+    r->addr = addr;
+    r->seen = word_load(addr & ~(uintptr_t)7);
+    r->fresh = e->saved;
+    r->mask = e->mask;
+    r->pc = pc;
+    r->store_pc = e->pc;
+    r->decision = atomic_load_explicit(&w->s->decisions, memory_order_relaxed);
+    r->call = t->api_call;
+    describe_slot(w->s, slot, r->reader, sizeof r->reader);
+    describe_slot(w->s, e->origin, r->writer, sizeof r->writer);
+}
+
+static void print_stale_reads(pgas_weak *w)
+{
+    fprintf(stderr, "shmemu: weak memory: %llu time(s) a thread read an old value: a word "
+                    "another thread had published since, which the reader had not acquired "
+                    "(a relaxed load or poll where an acquire was needed, or a missing "
+                    "acquire):\n",
+            (unsigned long long)w->n_stale_reads);
+    for (uint64_t k = 0; k < w->n_stale_reads && k < REPORT_MAX; k++) {
+        const stale_read *r = &w->stale_reads[k];
+        char where[256], load[400], store[400], seen[64], fresh[64];
+        pgas_describe_address(w->s->world, (const void *)r->addr, where, sizeof where);
+        char file[256], func[128];
+        int line = 0;
+        if (r->call != NULL && !pgas_source_line(r->pc, file, sizeof file, &line, func,
+                                                 sizeof func))
+            snprintf(load, sizeof load, "inside %s", r->call); /* in the runtime or libc */
+        else
+            describe_pc(r->pc, load, sizeof load);
+        describe_pc(r->store_pc, store, sizeof store);
+        if (r->mask == 0xff) { /* a whole word: signed (flags, counters, fixed point) */
+            snprintf(seen, sizeof seen, "%lld", (long long)r->seen);
+            snprintf(fresh, sizeof fresh, "%lld", (long long)r->fresh);
+        } else { /* some bytes of the word only: the words, and which bytes were old */
+            snprintf(seen, sizeof seen, "%#llx (old bytes %#x)", (unsigned long long)r->seen,
+                     r->mask);
+            snprintf(fresh, sizeof fresh, "%#llx", (unsigned long long)r->fresh);
+        }
+        fprintf(stderr, "  %s read %s = %s at decision %llu (load at %s); the published "
+                        "value was %s, written by %s (stored at %s)\n",
+                r->reader, where, seen, (unsigned long long)r->decision, load, fresh,
+                r->writer, store);
+    }
+}
+
 static void print_report(pgas_weak *w)
 {
-    if (w->n_late == 0)
+    if (w->n_stale_reads > 0)
+        print_stale_reads(w);
+    if (w->n_late == 0) {
+        if (w->n_stale_reads > 0)
+            pgas_sched_print_replay(stderr, w->s);
         return;
+    }
     fprintf(stderr, "shmemu: weak memory: %llu time(s) a thread read a word whose writer still "
                     "buffered stores it made before writing it (a relaxed store where a "
                     "release was needed, or a missing release):\n",
@@ -958,11 +1092,25 @@ static void on_fault(int sig, siginfo_t *si, void *uc_v)
         a >= (uintptr_t)w->lo && a < (uintptr_t)w->lo + w->len) {
         uintptr_t page = a & ~(uintptr_t)(w->page - 1);
         uintptr_t pc = 0;
+        bool write = true;
 #if defined(__x86_64__)
         pc = (uintptr_t)((ucontext_t *)uc_v)->uc_mcontext.gregs[REG_RIP];
+        write = (((ucontext_t *)uc_v)->uc_mcontext.gregs[REG_ERR] & 2) != 0; /* W bit */
 #else
         (void)uc_v;
 #endif
+        for (int k = 0; k < w->n_hidden; k++) {
+            if (w->hidden[k] != page)
+                continue;
+            /* a hidden page: readable again first (the note reads the word), then a load
+             * is checked; a store faults once more, on a read-only page, and is twinned */
+            w->hidden[k] = w->hidden[--w->n_hidden];
+            if (mprotect((void *)page, w->page, PROT_READ) != 0)
+                goto not_ours;
+            if (!write)
+                note_stale_read(w, a, pc);
+            return;
+        }
         if (w->n_dirty < MAX_TWINS) {
             dirty_page *d = &w->dirty[w->n_dirty];
             d->page = page;
@@ -977,6 +1125,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc_v)
         if (mprotect((void *)page, w->page, PROT_READ | PROT_WRITE) == 0)
             return;
     }
+not_ours:
     /* not ours: the previous disposition takes the fault when it happens again */
     (void)sig;
     sigaction(SIGSEGV, w != NULL ? &w->old_segv : NULL, NULL);
@@ -1043,6 +1192,7 @@ void pgas_weak_create(pgas_sched *s)
     w->page = (size_t)sysconf(_SC_PAGESIZE);
     w->drain = (unsigned)shmemu_env_int("SHMEMU_WEAK_DRAIN", 1, 1000000, DEFAULT_DRAIN);
     w->stale_views = shmemu_env_bool("SHMEMU_WEAK_STALE", true);
+    w->watch_reads = shmemu_env_bool("SHMEMU_WEAK_READS", true);
     static const char *const ends[] = {"sys", "gpu"};
     w->kernel_end_gpu = shmemu_env_enum("SHMEMU_WEAK_KERNEL_END", ends, 2, 0) == 1;
     w->rng = s->seed * 0xd1b54a32d192ed03ull + 0x7ea7;
@@ -1081,7 +1231,7 @@ void pgas_weak_destroy(pgas_sched *s)
     if (w->armed)
         protect_or_die(w->lo, w->len, PROT_READ | PROT_WRITE);
     w->armed = false;
-    w->n_dirty = w->n_open = 0;
+    w->n_dirty = w->n_open = w->n_hidden = 0;
     /* whatever is still buffered reaches memory: the job's end publishes everything (the
      * stale views are old bytes, dropped) */
     for (int k = 0; k < w->n_busy; k++) {
