@@ -348,6 +348,8 @@ static int cmp_page(const void *a, const void *b)
 /* The listed pages get prot, a run of neighbours in one call (the list sorted first). */
 static void protect_listed(pgas_weak *w, uintptr_t *pages, int n, int prot)
 {
+    if (n == 0)
+        return; /* pages may be NULL then */
     qsort(pages, (size_t)n, sizeof *pages, cmp_page);
     for (int i = 0; i < n;) {
         int j = i + 1;
